@@ -1,0 +1,53 @@
+# make demo / make test work on a fresh Debian machine: they install what is missing.
+VENV    := .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+SYSDEPS := $(VENV)/.sysdeps
+SOURCES := pyproject.toml setup.py $(wildcard solvers/*.c solvers/*.h)
+
+export QUBIC_REQUIRE_NATIVE := 1
+
+.PHONY: setup demo test test-all bench wheel-check claims-doc clean
+
+setup: $(STAMP)
+
+# SWI-Prolog (for pyswip) and Graphviz (for pictures) come from Debian's packages.
+$(SYSDEPS):
+	@if ! command -v swipl >/dev/null || ! command -v dot >/dev/null; then \
+	  echo "installing swi-prolog-nox and graphviz"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox graphviz >/dev/null; \
+	fi
+	@mkdir -p $(VENV) && touch $@
+
+$(STAMP): $(SYSDEPS) $(SOURCES)
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $@
+
+demo: setup
+	$(PY) examples/demo.py
+
+test: setup wheel-check
+	$(PY) -m pytest -q
+
+test-all: setup wheel-check
+	$(PY) -m pytest -q -m ''
+
+bench: setup
+	$(PY) -m qubic_logic.bench
+
+# A non-editable install from a built wheel, in a fresh venv, answers one query.
+wheel-check: setup
+	@rm -rf build/wheel-check && mkdir -p build/wheel-check
+	$(PY) -m build -q --wheel --outdir build/wheel-check . >/dev/null
+	python3 -m venv build/wheel-check/venv
+	build/wheel-check/venv/bin/pip install -q --no-deps build/wheel-check/*.whl
+	cd build/wheel-check && venv/bin/python -c "import qubic_logic as q; \
+	  w = q.shortest_forced_win(q.parse_position('1-2,22-52,27-4')); \
+	  assert q.CORE_NAME == 'native' and w.length == 6, (q.CORE_NAME, w); \
+	  import importlib.resources as r; assert any(r.files('qubic_logic.rules').iterdir()); \
+	  print('wheel ok:', q.CORE_NAME, 'core, forced win of length', w.length)"
+
+clean:
+	rm -rf $(VENV) build *.egg-info qubic_logic/*.so

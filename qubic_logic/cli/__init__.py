@@ -1,0 +1,64 @@
+"""The ``qubic`` command.
+
+Each subcommand lives in its own module of this package and defines
+``register(subparsers)``, which adds its parser and sets ``func`` (a callable
+taking the parsed arguments and returning an exit status). Any
+:class:`~qubic_logic.errors.QubicError` becomes one line on stderr and exit
+status 2; Ctrl-C exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from .. import __version__
+from ..core import CORE_NAME
+from ..errors import QubicError
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr, exit status 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand module registered."""
+    parser = OneLineParser(
+        prog="qubic", description="Analyse 4x4x4 tic-tac-toe (Qubic) declaratively."
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"qubic-logic {__version__} ({CORE_NAME} core)"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except QubicError as exc:
+        print(f"qubic {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"qubic {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""Helpers shared by the subcommands: reading positions, printing JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import QubicError
+from ..notation import CELL_FORMS, format_cell, parse_position
+from ..position import Position
+
+
+def position_arg(parser: argparse.ArgumentParser) -> None:
+    """Add the POSITION argument (any notation of :mod:`qubic_logic.notation`)."""
+    parser.add_argument(
+        "position",
+        metavar="POSITION",
+        type=_position,
+        help="a position: McDaniel moves 1-2,22-52,27 | Patashnik xo1x8x8o41o | "
+        "qubic x...,....,....,..../... | moves:0,1,21 | empty",
+    )
+
+
+def _position(text: str) -> Position:
+    try:
+        return parse_position(text)
+    except QubicError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def notation_arg(parser: argparse.ArgumentParser) -> None:
+    """Add ``--notation`` for how cells are printed."""
+    parser.add_argument(
+        "--notation", choices=CELL_FORMS, default="index", help="how cells are printed (default index 0..63)"
+    )
+
+
+def json_arg(parser: argparse.ArgumentParser) -> None:
+    """Add ``--json``."""
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def cells_text(cells, form: str) -> str:
+    """Cells joined by spaces in the chosen notation."""
+    return " ".join(format_cell(c, form) for c in cells) or "none"
+
+
+def print_json(obj: object) -> None:
+    """Print one JSON object on one line."""
+    json.dump(obj, sys.stdout)
+    sys.stdout.write("\n")

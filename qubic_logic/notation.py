@@ -1,0 +1,298 @@
+"""Notations for cells, move lists and positions (DESIGN.md §1).
+
+Cell forms (the cell of x=0, y=1, z=3 in each):
+
+========== ================================== =======
+form       meaning                             example
+========== ================================== =======
+``index``  ``x + 4y + 16z``, 0..63 (Patashnik)  ``52``
+``number`` index + 1, 1..64 (McDaniel, Doake)   ``53``
+``lrc``    level-row-column digits 1..4         ``421``
+``hp67``   Stein's HP-67 ``.zyx``               ``.421``
+========== ================================== =======
+
+Position forms:
+
+* ``qubic`` — the project's own notation: the four levels (z = 0..3) separated
+  by ``/``, each level's four rows (y = 0..3) separated by ``,``, each row four
+  characters ``x``, ``o`` or ``.`` for x = 0..3. It round-trips exactly.
+  Example: ``x..o,....,....,x.../....,.o..,....,..../....,....,....,..../....,....,....,...o``.
+* ``patashnik`` — run-length strings from Patashnik's dictionary
+  (``xo1x8x8o41o``; digits are runs of empty cells, trailing empties omitted).
+* ``mcdaniel`` — McDaniel's move lists in 1..64 numbering, ``X-O`` pairs
+  separated by commas (``1-2,22-52,27``).
+* ``moves`` — moves in 0..63 order after the prefix ``moves:`` (``moves:0,1,21``).
+* ``empty`` — the empty board.
+
+Any form may be forced with a prefix such as ``patashnik:x14o``.
+
+>>> format_cell(52, 'lrc'), format_cell(52, 'hp67'), parse_cell('.421')
+('421', '.421', 52)
+>>> p = parse_position('1-2,22-52,27')
+>>> format_position(p, 'patashnik')
+'xo19x4x24o'
+>>> parse_position(format_position(p)) == p
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import NotationError
+from .geometry import cell_at, coords
+from .position import Position
+
+CELL_FORMS = ("index", "number", "lrc", "hp67")
+POSITION_FORMS = ("qubic", "patashnik", "mcdaniel", "moves", "empty")
+
+_EXPECT_CELL = (
+    "expected a cell as 0..63 (index), 1..64 (number), level-row-column digits "
+    "1..4 such as 421 (lrc), or HP-67 .zyx such as .421 (hp67)"
+)
+
+
+def format_cell(cell: int, form: str = "index") -> str:
+    """Write a cell in one of :data:`CELL_FORMS`."""
+    if form not in CELL_FORMS:
+        raise NotationError(f"unknown cell form {form!r}; expected one of {', '.join(CELL_FORMS)}")
+    if not isinstance(cell, int) or not 0 <= cell <= 63:
+        raise NotationError(f"{cell!r} is not a cell; expected 0..63")
+    if form == "index":
+        return str(cell)
+    if form == "number":
+        return str(cell + 1)
+    x, y, z = coords(cell)
+    digits = f"{z + 1}{y + 1}{x + 1}"
+    return digits if form == "lrc" else "." + digits
+
+
+def parse_cell(text: str, form: str | None = None) -> int:
+    """Read a cell; with ``form=None`` the form is detected where that is unambiguous.
+
+    A bare number 1..63 may be an index or a 1..64 number, so it needs ``form``.
+
+    >>> parse_cell('22', 'number'), parse_cell('64'), parse_cell('0')
+    (21, 63, 0)
+    """
+    s = text.strip()
+    if form is not None and form not in CELL_FORMS:
+        raise NotationError(f"unknown cell form {form!r}; expected one of {', '.join(CELL_FORMS)}")
+    if form in (None, "hp67") and re.fullmatch(r"\.[1-4]{3}", s):
+        z, y, x = (int(ch) - 1 for ch in s[1:])
+        return cell_at(x, y, z)
+    if form == "hp67":
+        raise NotationError(f"{text!r} is not an HP-67 cell; expected .zyx with digits 1..4, e.g. .421")
+    if form in (None, "lrc") and re.fullmatch(r"[1-4]{3}", s):
+        z, y, x = (int(ch) - 1 for ch in s)
+        return cell_at(x, y, z)
+    if form == "lrc":
+        raise NotationError(f"{text!r} is not a level-row-column cell; expected three digits 1..4, e.g. 421")
+    if not re.fullmatch(r"\d{1,2}", s):
+        raise NotationError(f"{text!r} is not a cell; {_EXPECT_CELL}")
+    n = int(s)
+    if form == "index":
+        if n > 63:
+            raise NotationError(f"{text!r} is out of range for an index; expected 0..63")
+        return n
+    if form == "number":
+        if not 1 <= n <= 64:
+            raise NotationError(f"{text!r} is out of range for a cell number; expected 1..64")
+        return n - 1
+    if n == 0:
+        return 0
+    if n == 64:
+        return 63
+    if n > 64:
+        raise NotationError(f"{text!r} is not a cell; {_EXPECT_CELL}")
+    raise NotationError(
+        f"{text!r} is ambiguous: it may be index {n} (0..63) or number {n} (1..64, cell {n - 1}); "
+        "say which notation (index or number), or write it as level-row-column digits"
+    )
+
+
+def parse_mcdaniel(text: str) -> list[int]:
+    """Cells (0..63) of a McDaniel move list such as ``1-2,22-52,27``.
+
+    >>> parse_mcdaniel('1-4,22-53')
+    [0, 3, 21, 52]
+    """
+    s = re.sub(r"\s+", "", text)
+    if not re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*,?", s):
+        raise NotationError(
+            f"{text!r} is not a McDaniel move list; expected X-O pairs of cells 1..64 "
+            "separated by commas, e.g. 1-2,22-52,27 (one O move per pair)"
+        )
+    cells = []
+    for token in re.split(r"[-,]", s.strip(",")):
+        n = int(token)
+        if not 1 <= n <= 64:
+            raise NotationError(f"move {token!r} in {text!r} is out of range; McDaniel cells are 1..64")
+        cells.append(n - 1)
+    return cells
+
+
+def format_mcdaniel(moves: list[int]) -> str:
+    """Write moves (0..63) as a McDaniel list.
+
+    >>> format_mcdaniel([0, 3, 21])
+    '1-4,22'
+    """
+    pairs = [moves[i : i + 2] for i in range(0, len(moves), 2)]
+    return ",".join("-".join(str(c + 1) for c in pair) for pair in pairs)
+
+
+def parse_patashnik(text: str) -> Position:
+    """A position from Patashnik's run-length string.
+
+    >>> parse_patashnik('x14o').o == 1 << 15
+    True
+    """
+    s = text.strip()
+    if not re.fullmatch(r"[xo0-9]*", s):
+        raise NotationError(
+            f"{text!r} is not a Patashnik position; expected x, o and digits (runs of empty cells), "
+            "e.g. xo1x8x8o41o"
+        )
+    x = o = 0
+    cell = 0
+    for mark, run in re.findall(r"([xo])|(\d+)", s):
+        if run:
+            cell += int(run)
+            continue
+        if cell > 63:
+            raise NotationError(f"{text!r} runs past cell 63; a Patashnik position has 64 cells")
+        if mark == "x":
+            x |= 1 << cell
+        else:
+            o |= 1 << cell
+        cell += 1
+    return Position(x, o)
+
+
+def format_patashnik(position: Position) -> str:
+    """Patashnik's run-length string of a position."""
+    out = []
+    run = 0
+    for cell in range(64):
+        mark = position.at(cell)
+        if mark == ".":
+            run += 1
+            continue
+        if run:
+            out.append(str(run))
+            run = 0
+        out.append(mark)
+    return "".join(out)
+
+
+def parse_qubic(text: str) -> Position:
+    """A position in the project notation (see module docstring)."""
+    levels = text.strip().lower().split("/")
+    rows = [level.split(",") for level in levels]
+    if len(levels) != 4 or any(len(r) != 4 for r in rows) or any(
+        not re.fullmatch(r"[xo.]{4}", row) for r in rows for row in r
+    ):
+        raise NotationError(
+            f"{text!r} is not a qubic position: expected four levels separated by '/', each four "
+            "rows of four characters x, o or . separated by ',', e.g. x...,....,....,..../....,.o..,....,..../..."
+        )
+    x = o = 0
+    for z, level in enumerate(rows):
+        for y, row in enumerate(level):
+            for xx, ch in enumerate(row):
+                bit = 1 << cell_at(xx, y, z)
+                if ch == "x":
+                    x |= bit
+                elif ch == "o":
+                    o |= bit
+    return Position(x, o)
+
+
+def format_qubic(position: Position) -> str:
+    """The project notation of a position."""
+    return "/".join(
+        ",".join("".join(position.at(cell_at(x, y, z)) for x in range(4)) for y in range(4))
+        for z in range(4)
+    )
+
+
+def parse_moves(text: str) -> list[int]:
+    """Comma-separated moves in 0..63 (the ``moves:`` form)."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    if not all(re.fullmatch(r"\d{1,2}", t) and int(t) <= 63 for t in tokens):
+        raise NotationError(f"{text!r} is not a list of cells; expected numbers 0..63 separated by commas")
+    return [int(t) for t in tokens]
+
+
+def parse_position(text: str) -> Position:
+    """A position in any form of :data:`POSITION_FORMS`, detected or given as ``form:`` prefix.
+
+    >>> parse_position('moves:0,1,21') == parse_position('1-2,22')
+    True
+    """
+    s = text.strip()
+    prefix, sep, rest = s.partition(":")
+    if sep and prefix.lower() in POSITION_FORMS:
+        form, body = prefix.lower(), rest
+    else:
+        form, body = _detect(s), s
+    if form == "empty":
+        if body.strip() not in ("", "empty"):
+            raise NotationError(f"{text!r}: the empty form takes no text")
+        return Position()
+    if form == "qubic":
+        return parse_qubic(body)
+    if form == "patashnik":
+        return parse_patashnik(body)
+    if form == "mcdaniel":
+        return Position.from_cells(parse_mcdaniel(body))
+    return Position.from_cells(parse_moves(body))
+
+
+def _detect(s: str) -> str:
+    if s in ("", "empty"):
+        return "empty"
+    if "/" in s:
+        return "qubic"
+    if re.fullmatch(r"[xo0-9]+", s) and re.search(r"[xo]", s):
+        return "patashnik"
+    if re.fullmatch(r"[\d,\-\s]+", s):
+        return "mcdaniel"
+    raise NotationError(
+        f"cannot read {s!r} as a position; expected one of: a McDaniel move list (1-2,22-52,27), "
+        "a Patashnik string (xo1x8x8o41o), the qubic notation (x...,....,....,..../... four levels), "
+        "'moves:' with cells 0..63 (moves:0,1,21), or 'empty'"
+    )
+
+
+def format_position(position: Position, form: str = "qubic") -> str:
+    """Write a position as ``qubic`` or ``patashnik`` (move lists need the game's order)."""
+    if form == "qubic":
+        return format_qubic(position)
+    if form == "patashnik":
+        return format_patashnik(position)
+    raise NotationError(f"cannot write a position as {form!r}; expected qubic or patashnik")
+
+
+def diagram(position: Position, marks: dict[int, str] | None = None) -> str:
+    """The four levels side by side, level 1 (z=0) on the left, as in Patashnik's header.
+
+    ``marks`` puts a character on chosen empty cells (e.g. threat cells).
+
+    >>> print(diagram(Position.from_cells([0, 63])).splitlines()[1])
+     x  .  .  .   .  .  .  .   .  .  .  .   .  .  .  .
+    """
+    marks = marks or {}
+    lines = [" ".join(f"{'level ' + str(z + 1):^12}" for z in range(4)).rstrip()]
+    for y in range(4):
+        rows = []
+        for z in range(4):
+            row = ""
+            for x in range(4):
+                c = cell_at(x, y, z)
+                mark = position.at(c)
+                row += f" {marks.get(c, mark) if mark == '.' else mark} "
+            rows.append(row)
+        lines.append(" ".join(rows).rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""The declarative rules (ASP ``.lp`` and Prolog ``.pl``), shipped inside the package."""
