@@ -23,6 +23,7 @@ class OptionalBuildExt(build_ext):
             if os.environ.get("QUBIC_REQUIRE_NATIVE") == "1":
                 raise
             print(f"warning: native core not built ({exc}); the Python fallback will be used")
+            self.extensions.remove(ext)
 
 
 CORE = ["solvers/qubic_core.c"]

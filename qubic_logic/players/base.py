@@ -1,0 +1,57 @@
+"""The player interface and the registry of players by name.
+
+A player sees the whole game so far (a :class:`~qubic_logic.position.Game`),
+as in a real game, and returns a :class:`Move`: a legal cell and an
+explanation such as ``"blocks a 0-3 file"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+from ..errors import QubicError
+from ..position import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A chosen cell (0..63) and why it was chosen."""
+
+    cell: int
+    explanation: str = ""
+
+
+class Player(Protocol):
+    """Anything with a ``name`` and ``choose(game) -> Move``."""
+
+    name: str
+
+    def choose(self, game: Game) -> Move:
+        """The move to play in ``game``'s current position (never called when it is over)."""
+        ...
+
+
+REGISTRY: dict[str, tuple[Callable[..., Player], str]] = {}
+
+
+def register(name: str, summary: str) -> Callable[[Callable[..., Player]], Callable[..., Player]]:
+    """Class decorator: make a player available as ``name`` (``summary`` cites its source)."""
+
+    def deco(factory: Callable[..., Player]) -> Callable[..., Player]:
+        REGISTRY[name] = (factory, summary)
+        return factory
+
+    return deco
+
+
+def player_names() -> list[str]:
+    """Registered player names, sorted."""
+    return sorted(REGISTRY)
+
+
+def get_player(name: str, **options) -> Player:
+    """Build the player registered as ``name`` (options such as ``seed`` go to its constructor)."""
+    if name not in REGISTRY:
+        raise QubicError(f"unknown player {name!r}; expected one of {', '.join(player_names())}")
+    return REGISTRY[name][0](**options)
