@@ -1,0 +1,218 @@
+"""Strategy dictionaries in Patashnik's format: read, write, look up up to symmetry.
+
+A dictionary file is free header text, a line of dashes, then one entry
+per line: a position as a run-length string (``x`` and ``o`` marks in cell
+order, digits for runs of empty cells, trailing empty cells omitted), one
+space, and the strategic move (0..63) of the side to move. Lookup is up to
+the 192 automorphisms: the query is brought to canonical form, the entry
+found there, and its move mapped back through the inverse transform.
+
+>>> d = StrategyDictionary.parse("my strategy\\n---\\nxo 5\\n")
+>>> from qubic_logic.notation import parse_patashnik
+>>> d.move_for(parse_patashnik('xo'))
+5
+>>> d.move_for(parse_patashnik('ox')) is None     # X on an edge cell, not a corner
+True
+>>> d.move_for(parse_patashnik('2ox'))            # the mirror image x -> 3 - x
+6
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..errors import DataFormatError, QubicError
+from ..notation import format_patashnik, parse_patashnik
+from ..position import Position
+from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
+
+_SEPARATOR = re.compile(r"-{3,}")
+_ENTRY = re.compile(r"([xo0-9]*) (\d+)")
+PATASHNIK_FILE = "patashnik-qubic.dictionary"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One dictionary line: a position, its strategic move, and the line number (1-based)."""
+
+    position: Position
+    move: int
+    line: int = 0
+
+    def text(self) -> str:
+        """The entry as written in the file, e.g. ``'xo1x8x8o41o 41'``."""
+        return f"{format_patashnik(self.position)} {self.move}"
+
+
+class StrategyDictionary:
+    """Strategic moves keyed by position up to the 192 automorphisms.
+
+    ``header`` holds the lines above the dashed separator and ``separator``
+    that line itself, so that writing a loaded file gives back its bytes.
+    """
+
+    def __init__(
+        self, entries: Iterable[Entry], header: Iterable[str] = (), separator: str = "-" * 41
+    ) -> None:
+        self.header = list(header)
+        self.separator = separator
+        self.entries: list[Entry] = []
+        self._table: dict[tuple[int, int], tuple[int, Entry]] = {}
+        for entry in entries:
+            self.add(entry)
+
+    # ------------------------------------------------------------------ reading
+
+    @classmethod
+    def parse(cls, text: str, source: str = "<text>") -> "StrategyDictionary":
+        """Read a dictionary from its text; ``source`` names it in error messages.
+
+        >>> StrategyDictionary.parse("---\\nxo 7\\nxq 3\\n", "d.txt")
+        Traceback (most recent call last):
+        ...
+        qubic_logic.errors.DataFormatError: d.txt line 3: 'xq 3' is not an entry; expected a \
+Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
+        """
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        sep = next((i for i, line in enumerate(lines) if _SEPARATOR.fullmatch(line)), None)
+        if sep is None:
+            raise DataFormatError(
+                f"{source}: no separator line of dashes; expected header text, a line such as "
+                "'-----', then one entry per line"
+            )
+        result = cls((), lines[:sep], lines[sep])
+        for number, line in enumerate(lines[sep + 1 :], start=sep + 2):
+            try:
+                result.add(_parse_entry(line, number, source))
+            except DataFormatError as exc:
+                raise DataFormatError(f"{source} {exc}" if str(exc).startswith("line") else str(exc)) from None
+        return result
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "StrategyDictionary":
+        """Read a dictionary file (raises :class:`DataFormatError` naming the bad line)."""
+        try:
+            text = Path(path).read_text(encoding="ascii")
+        except OSError as exc:
+            raise DataFormatError(f"cannot read dictionary {path}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise DataFormatError(f"{path}: not ASCII text ({exc.reason}); expected a dictionary") from None
+        return cls.parse(text, str(path))
+
+    # ------------------------------------------------------------------ writing
+
+    def dumps(self) -> str:
+        """The file text: header, separator, entries, one per line."""
+        lines = [*self.header, self.separator, *(entry.text() for entry in self.entries)]
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the file atomically (a temporary file renamed over ``path``)."""
+        write_atomically(path, self.dumps())
+
+    # ------------------------------------------------------------------ lookup
+
+    def add(self, entry: Entry) -> None:
+        """Add an entry; a second entry for an equivalent position is an error."""
+        cx, co, t = canonical_masks(entry.position.x, entry.position.o)
+        key = (cx, co)
+        if key in self._table:
+            first = self._table[key][1]
+            raise DataFormatError(
+                f"{_where(entry)}position {format_patashnik(entry.position)} is equivalent to "
+                f"{format_patashnik(first.position)} ({_where(first)[:-2] or 'an earlier entry'}); "
+                "expected one entry per position up to symmetry"
+            )
+        self._table[key] = (TRANSFORMS[t][entry.move], entry)
+        self.entries.append(entry)
+
+    def lookup(self, position: Position) -> tuple[int, Entry] | None:
+        """The move for ``position`` (mapped onto it) and the entry that gave it, or None."""
+        cx, co, t = canonical_masks(position.x, position.o)
+        found = self._table.get((cx, co))
+        if found is None:
+            return None
+        move, entry = found
+        return TRANSFORMS[INVERSES[t]][move], entry
+
+    def move_for(self, position: Position) -> int | None:
+        """The strategic move for ``position`` up to symmetry, or None when it has no entry."""
+        found = self.lookup(position)
+        return None if found is None else found[0]
+
+    def canonical_entries(self) -> list[tuple[int, int, int]]:
+        """``(x, o, move)`` of every entry in canonical form (plain data for the native verifier)."""
+        return [(cx, co, move) for (cx, co), (move, _) in self._table.items()]
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries)
+
+    def __contains__(self, position: object) -> bool:
+        return isinstance(position, Position) and self.lookup(position) is not None
+
+
+def _where(entry: Entry) -> str:
+    return f"line {entry.line}: " if entry.line else ""
+
+
+def _parse_entry(line: str, number: int, source: str) -> Entry:
+    where = f"{source} line {number}"
+    m = _ENTRY.fullmatch(line)
+    if m is None:
+        raise DataFormatError(
+            f"{where}: {line!r} is not an entry; expected a Patashnik position, one space and a "
+            "move 0..63, e.g. 'xo1x8x8o41o 41'"
+        )
+    try:
+        position = parse_patashnik(m.group(1))
+    except QubicError as exc:
+        raise DataFormatError(f"{where}: {exc}") from None
+    move = int(m.group(2))
+    if move > 63:
+        raise DataFormatError(f"{where}: move {move} is not a cell; expected 0..63")
+    if position.at(move) != ".":
+        raise DataFormatError(f"{where}: move {move} is on an occupied cell; expected an empty cell")
+    if position.is_over:
+        raise DataFormatError(f"{where}: the game is already over in {m.group(1)!r}; expected a live position")
+    return Entry(position, move, number)
+
+
+def write_atomically(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def patashnik_path() -> Path:
+    """Path of the shipped copy of Patashnik's dictionary (see ``qubic_logic/data/README.md``)."""
+    return Path(str(files("qubic_logic") / "data" / PATASHNIK_FILE))
+
+
+@cache
+def patashnik_dictionary() -> StrategyDictionary:
+    """Patashnik's 2,929 strategic moves for X (1977; Thompson's form, 1978), loaded once.
+
+    >>> from qubic_logic.position import Position
+    >>> len(patashnik_dictionary()), patashnik_dictionary().move_for(Position())
+    (2929, 0)
+    """
+    return StrategyDictionary.load(patashnik_path())
