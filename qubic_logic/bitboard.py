@@ -133,6 +133,8 @@ def forced_win(
     length = 1
     while not max_length or length <= max_length:
         search.cut = False
+        if deadline is not None and time.monotonic() > deadline:
+            return -1, (), search.nodes, length - 1
         try:
             seq = search.win(a, d, length)
         except _LimitReached:
