@@ -1,0 +1,64 @@
+"""The ``qubic`` command's foundation subcommands: output, JSON and one-line errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from qubic_logic.notation import parse_position
+from qubic_logic.referee import replay_forced_win
+
+
+def qubic(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "qubic_logic.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_version_names_the_core():
+    out = qubic("--version")
+    assert out.returncode == 0 and "qubic-logic" in out.stdout and "core" in out.stdout
+
+
+def test_win_json_is_one_object_with_a_valid_witness():
+    out = qubic("win", "1-2,22-52,27-4", "--json")
+    assert out.returncode == 0
+    data = json.loads(out.stdout)
+    assert data["length"] == 6 and data["engine"] in ("native", "python")
+    assert replay_forced_win(parse_position("1-2,22-52,27-4"), data["sequence"]) == 6
+
+
+def test_win_with_a_bound_reports_none():
+    data = json.loads(qubic("win", "1-2,22-52,27-4", "--max-length", "5", "--json").stdout)
+    assert data["length"] is None and data["sequence"] == []
+
+
+def test_show_marks_threats():
+    out = qubic("show", "moves:0,16,1,17,2")
+    assert out.returncode == 0
+    # X holds 0, 1, 2 and threatens cell 3: level 1, row 1, fourth column
+    assert out.stdout.splitlines()[1].split()[:4] == ["x", "x", "x", "+"]
+    assert "O to move" in out.stdout
+
+
+def test_threats_json():
+    data = json.loads(qubic("threats", "moves:0,16,1,17,2", "--json").stdout)
+    assert data["o"]["threats"] == [] and data["x"]["threats"] == [3]
+    assert data["to_move"] == "o"
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["win", "1-2,22-2"], "already taken"),
+        (["show", "hello"], "cannot read 'hello' as a position"),
+        (["win", "1-65"], "1..64"),
+        (["threats", "moves:0,16,1,17,2,18,3,19"], "game is over"),
+    ],
+)
+def test_errors_are_one_line_exit_2(args, fragment):
+    out = qubic(*args)
+    assert out.returncode == 2
+    assert fragment in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr
