@@ -28,7 +28,7 @@ seed's worked examples.
 >>> vmax(Nim(), (4, None, True)), valmax(Nim(), (4, None, True), -10, 10)
 (1, 1)
 >>> lisp_repr(linemax(Nim(), (4, None, True), -10, 10))
-'(1 1 2 1)'
+'(1 1 1 2)'
 """
 
 from __future__ import annotations
