@@ -1,0 +1,55 @@
+"""``patashnik``: Oren Patashnik's perfect first-player strategy (1977/1980; shared/data/README.md).
+
+Patashnik's dictionary (Ken Thompson's form, 1978) holds 2,929 strategic moves
+for X, looked up up to the 192 automorphisms. A first player using it, per
+the file's header: (1) wins at once if possible, else (2) blocks the second
+player's three-in-a-row, else (3) plays the dictionary move, else (4)
+executes a forced win — a forced sequence must exist then, found with
+:func:`qubic_logic.core.shortest_forced_win`. As O there is no dictionary:
+the player is the ``solver``.
+
+>>> from qubic_logic.position import Game
+>>> PatashnikPlayer().choose(Game()).explanation
+"Patashnik's dictionary move"
+"""
+
+from __future__ import annotations
+
+from ..core import threats
+from ..geometry import cells_of
+from ..position import Game
+from .base import Move, register
+from .solver import SolverPlayer, forced_win_moves, patashnik_move
+
+
+@register("patashnik", "Patashnik's dictionary: win, block, dictionary move, forced sequence (as X)")
+class PatashnikPlayer:
+    """Perfect as X from the dictionary; as O, the ``solver``."""
+
+    name = "patashnik"
+
+    def __init__(self, time_limit: float = 10.0) -> None:
+        self.time_limit = time_limit
+        self.solver = SolverPlayer()
+
+    def choose(self, game: Game) -> Move:
+        p = game.position
+        if p.to_move == "o":
+            m = self.solver.choose(game)
+            return Move(m.cell, f"(as O, the solver) {m.explanation}")
+        t = threats(p)
+        if t.x:
+            cell = cells_of(t.x)[0]
+            return Move(cell, f"wins: completes a 3-0 line at {cell}")
+        if t.o:
+            cell = cells_of(t.o)[0]
+            return Move(cell, f"blocks a 0-3 line at {cell}")
+        cell = patashnik_move(p)
+        if cell is not None:
+            return Move(cell, "Patashnik's dictionary move")
+        seq = forced_win_moves(p, self.time_limit)
+        if seq:
+            return Move(seq[0], f"executes a forced sequence: wins in {(len(seq) + 1) // 2} moves "
+                                f"({' '.join(map(str, seq))})")
+        m = self.solver.choose(game)
+        return Move(m.cell, f"off the dictionary and no forced sequence; solver: {m.explanation}")
