@@ -1,0 +1,75 @@
+"""``qubic tree POSITION``: the force tree of the side to move, drawn or printed.
+
+Writes SVG/PNG (Graphviz), an offline interactive HTML page, DOT, JSON or a
+text tree (``-o FILE``, format from ``--format`` or the file's suffix; without
+``-o`` the text tree goes to the terminal), then one summary line: nodes,
+winning first moves, minimal length.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from rich.console import Console
+
+from ..engines import ENGINE_NAMES
+from ..errors import QubicError
+from ..forcetree import force_tree
+from ..render import FORMATS, format_for_path, render_tree, write_tree
+from ._common import notation_arg, position_arg
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = args.format or (format_for_path(args.output) if args.output else "text")
+    err = Console(stderr=True)
+    start = time.perf_counter()
+    with err.status("growing the force tree…") as status:
+        tree = force_tree(args.position, engine=args.engine, max_length=args.max_length,
+                          max_nodes=args.max_nodes, only_winning=args.only_winning,
+                          time_limit=args.time_limit,
+                          progress=lambda n: status.update(f"growing the force tree… {n} nodes"))
+    seconds = time.perf_counter() - start
+    if tree.graph["truncated"] == "max_nodes":
+        err.print(f"node cap of {args.max_nodes} nodes reached: the tree is incomplete (unexpanded nodes "
+                  "are marked cut); raise --max-nodes, or add --only-winning or --max-length", highlight=False)
+    elif tree.graph["truncated"] == "time_limit":
+        err.print(f"time limit of {args.time_limit} s reached: the tree is incomplete "
+                  "(unexpanded nodes are marked cut)", highlight=False)
+    if args.output:
+        write_tree(tree, args.output, fmt, args.notation)
+        where = f"; wrote {fmt} to {args.output}"
+    elif fmt == "text":
+        from ..render.text import rich_tree
+
+        Console(highlight=False).print(rich_tree(tree, args.notation))
+        where = ""
+    elif fmt == "png":
+        raise QubicError("PNG is binary: give a file with -o FILE.png")
+    else:
+        sys.stdout.write(render_tree(tree, fmt, args.notation).decode())
+        where = ""
+    print(f"{tree.summary()} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
+          file=sys.stderr if not args.output and fmt != "text" else sys.stdout)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("tree", help="the force tree of the side to move: every forcing line, drawn")
+    position_arg(parser)
+    parser.add_argument("--engine", default="auto", choices=ENGINE_NAMES,
+                        help="which engine answers the threats (default auto: native when built)")
+    parser.add_argument("--max-length", type=int, default=None, metavar="N",
+                        help="longest win to follow, in attacker moves (default: no bound)")
+    parser.add_argument("--max-nodes", type=int, default=5000, metavar="N",
+                        help="stop growing at N nodes (default 5000)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help="stop growing after S seconds")
+    parser.add_argument("--only-winning", action="store_true",
+                        help="keep only attacker moves that start a forced win")
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="svg | png | html | dot | json | text (default: from -o's suffix, else text)")
+    parser.add_argument("-o", "--output", metavar="FILE", default=None, help="write the tree to FILE")
+    notation_arg(parser)
+    parser.set_defaults(func=run)

@@ -1,0 +1,84 @@
+"""Pictures of positions: the four levels of the board as one SVG drawing.
+
+Level 1 (z = 0) is on the left, rows y = 0..3 top to bottom and columns
+x = 0..3 left to right, as in :func:`qubic_logic.notation.diagram`. X is a red
+cross, O a blue ring; ``marks`` writes a short label in chosen cells (threat
+cells, move numbers) and ``highlight`` shades cells (by default the winning line).
+
+>>> from qubic_logic.position import Position
+>>> svg = board_svg(Position.from_cells([0, 63, 1]), marks={2: '+'})
+>>> svg.startswith('<svg') and svg.count('class="x"') == 2 and '>+</text>' in svg
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Iterable
+
+from .geometry import cell_at, coords
+from .position import Position
+
+CELL = 22
+GAP = 14
+TOP = 16
+X_COLOUR = "#c62828"
+O_COLOUR = "#1565c0"
+HIGHLIGHT = "#ffe082"
+
+
+def _cell_origin(cell: int) -> tuple[int, int]:
+    x, y, z = coords(cell)
+    return z * (4 * CELL + GAP) + x * CELL, TOP + y * CELL
+
+
+def board_svg(
+    position: Position,
+    marks: dict[int, str] | None = None,
+    highlight: Iterable[int] | None = None,
+    title: str | None = None,
+) -> str:
+    """SVG of ``position``'s four levels side by side.
+
+    ``marks`` maps empty cells to a short label; ``highlight`` lists cells to
+    shade (default: the winning line, if any); ``title`` becomes a tooltip.
+    """
+    marks = marks or {}
+    shaded = set(position.winning_line or ()) if highlight is None else set(highlight)
+    width = 4 * (4 * CELL) + 3 * GAP
+    height = TOP + 4 * CELL
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 2}" height="{height + 2}" '
+           f'viewBox="-1 -1 {width + 2} {height + 2}" font-family="sans-serif">']
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
+    for z in range(4):
+        x0 = z * (4 * CELL + GAP)
+        out.append(f'<text x="{x0 + 2 * CELL}" y="11" font-size="10" text-anchor="middle" '
+                   f'fill="#555">level {z + 1}</text>')
+    for cell in range(64):
+        px, py = _cell_origin(cell)
+        fill = HIGHLIGHT if cell in shaded else "#fff"
+        out.append(f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="{fill}" '
+                   f'stroke="#999" stroke-width="0.6"/>')
+        mark = position.at(cell)
+        cx, cy, r = px + CELL / 2, py + CELL / 2, CELL * 0.3
+        if mark == "x":
+            out.append(f'<path class="x" d="M{cx - r},{cy - r}L{cx + r},{cy + r}M{cx + r},{cy - r}'
+                       f'L{cx - r},{cy + r}" stroke="{X_COLOUR}" stroke-width="2.4"/>')
+        elif mark == "o":
+            out.append(f'<circle class="o" cx="{cx}" cy="{cy}" r="{r}" fill="none" '
+                       f'stroke="{O_COLOUR}" stroke-width="2.2"/>')
+        elif cell in marks:
+            out.append(f'<text x="{cx}" y="{cy + 4}" font-size="11" text-anchor="middle" '
+                       f'fill="#333">{escape(str(marks[cell]))}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def cell_grid(level: int) -> list[list[int]]:
+    """The cells of one level (0..3) as rows of four, as drawn.
+
+    >>> cell_grid(3)[0]
+    [48, 49, 50, 51]
+    """
+    return [[cell_at(x, y, level) for x in range(4)] for y in range(4)]
