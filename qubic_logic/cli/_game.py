@@ -1,0 +1,48 @@
+"""Reading a game (a move list in order) for ``qubic reply`` and ``qubic play``."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from ..errors import QubicError, NotationError
+from ..notation import parse_cell, parse_mcdaniel, parse_moves
+from ..position import Game
+
+GAME_FORMS = ("McDaniel 1-2,22-52,27 (one move: 1,) | moves:0,1,21 | cells separated by spaces in any "
+              "unambiguous notation (.231 .322, 231 322) | empty")
+
+
+def parse_game(text: str) -> Game:
+    """A game from its moves, oldest first; each move is checked for legality.
+
+    >>> parse_game('1-2,22').moves, parse_game('moves:0,1,21').moves, parse_game('.231 .322').moves
+    ([0, 1, 21], [0, 1, 21], [24, 37])
+    >>> parse_game('empty').moves
+    []
+    """
+    s = text.strip()
+    if s in ("", "empty"):
+        cells: list[int] = []
+    elif s.startswith("moves:"):
+        cells = parse_moves(s[len("moves:"):])
+    elif re.fullmatch(r"[\d,\-\s]+", s) and re.search(r"[-,]", s):
+        cells = parse_mcdaniel(s)
+    else:
+        try:
+            cells = [parse_cell(token) for token in s.split()]
+        except NotationError as exc:
+            raise NotationError(f"{exc}; a game is written as {GAME_FORMS}") from None
+    return Game(cells)
+
+
+def game_arg(parser: argparse.ArgumentParser) -> None:
+    """Add the GAME argument (a move list in order)."""
+    parser.add_argument("game", metavar="GAME", type=_game, help=f"the moves so far: {GAME_FORMS}")
+
+
+def _game(text: str) -> Game:
+    try:
+        return parse_game(text)
+    except QubicError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -1,0 +1,81 @@
+"""``qubic match A B --games N``: a series between two players; ``--round-robin``: all of them.
+
+Prints a results table (wins/draws/losses per player and side, mean game
+length, time per move) or, in round-robin mode, a markdown cross table (row
+= X, column = O); ``--save FILE`` writes every game as JSON, ``--table FILE``
+the cross table. Progress shows on stderr; Ctrl-C or ``--time-limit`` stops
+the run and reports the games finished so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..errors import QubicError
+from ..match import GameRecord, SeriesResult, cross_table, run_games, save_games, schedule, series_table
+from ..players import player_names
+from ..strategy.dictionary import write_atomically
+
+
+def _run(tasks, args) -> tuple[list[GameRecord], bool]:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True,
+                  disable=not sys.stderr.isatty()) as bar:
+        task = bar.add_task("games", total=len(tasks))
+        records, complete = run_games(tasks, args.jobs, args.time_limit,
+                                      lambda r: bar.advance(task))
+    if not complete:
+        print(f"stopped early: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
+    if args.save:
+        save_games(args.save, records)
+    return records, complete
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.round_robin:
+        names = args.players or player_names()
+        pairs = [(a, b) for a in names for b in names if a != b]
+        tasks = [(a, b, args.seed * 100000 + i * 100 + j)
+                 for i, (a, b) in enumerate(pairs) for j in range(args.games)]
+        records, _ = _run(tasks, args)
+        table = cross_table(records, names)
+        if args.table:
+            write_atomically(args.table, table + "\n")
+        print(table)
+        return 0
+    if len(args.players) != 2:
+        raise QubicError(f"a match needs two players (got {len(args.players)}); expected "
+                         "qubic match A B, or qubic match --round-robin")
+    a, b = args.players
+    records, _ = _run(schedule(a, b, args.games, args.swap_sides, args.seed), args)
+    result = SeriesResult(a, b, records)
+    table = Table(title=f"{a} v {b}: {len(records)} games, mean length {result.mean_length():.1f} moves")
+    for col in ("player", "side", "wins", "draws", "losses", "time per move"):
+        table.add_column(col, justify="left" if col in ("player", "side") else "right")
+    for row in series_table(result):
+        table.add_row(*row)
+    Console().print(table)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("match", help="play a series between players, or a round robin")
+    parser.add_argument("players", nargs="*", metavar="PLAYER",
+                        help=f"two players (round robin: any, default all): {', '.join(player_names())}")
+    parser.add_argument("--games", type=int, default=2, metavar="N",
+                        help="games per series (round robin: per ordered pair); default 2")
+    parser.add_argument("--swap-sides", action="store_true", help="A and B change sides every game")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for players that take one")
+    parser.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SEC",
+                        help="start no new game after this many seconds")
+    parser.add_argument("--save", metavar="FILE", help="write every game as JSON")
+    parser.add_argument("--round-robin", action="store_true",
+                        help="every player against every other, both sides; prints a markdown cross table")
+    parser.add_argument("--table", metavar="FILE", help="round robin: also write the cross table here")
+    parser.set_defaults(func=run)

@@ -1,0 +1,35 @@
+"""``qubic reply NAME GAME``: the move the named player makes after the given moves."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import IllegalMoveError
+from ..notation import format_cell
+from ..players import get_player, player_names
+from ._common import json_arg, notation_arg, print_json
+from ._game import game_arg
+
+
+def run(args: argparse.Namespace) -> int:
+    game = args.game
+    if game.position.is_over:
+        raise IllegalMoveError("the game is already over; expected a game with a move to make")
+    player = get_player(args.player)
+    side = game.position.to_move
+    move = player.choose(game)
+    if args.json:
+        print_json({"player": args.player, "side": side, "move": move.cell,
+                    "cell": format_cell(move.cell, args.notation), "explanation": move.explanation})
+        return 0
+    print(f"{args.player} ({side.upper()}) plays {format_cell(move.cell, args.notation)}: {move.explanation}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("reply", help="the move a named player makes after the given moves")
+    parser.add_argument("player", metavar="NAME", help=f"a player: {', '.join(player_names())}")
+    game_arg(parser)
+    notation_arg(parser)
+    json_arg(parser)
+    parser.set_defaults(func=run)

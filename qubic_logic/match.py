@@ -1,0 +1,216 @@
+"""Engine-versus-engine games: one game, a series between two players, a round robin.
+
+Games run in worker processes (``jobs``); players that take a ``seed`` get a
+different one each game, derived from the series seed, so a series is
+repeatable. Results are plain data: :class:`GameRecord` per game,
+:class:`SeriesResult` per pair, and renderers for the tables.
+
+>>> r = play_game('greedy', 'random', seed=1)
+>>> r.result in ('x', 'o', 'draw'), r.moves == list(r.moves)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterable
+
+from .errors import QubicError
+from .notation import format_mcdaniel
+from .players import REGISTRY, get_player
+from .position import Game
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: who played, the moves (0..63), the result, time spent per side."""
+
+    x: str
+    o: str
+    moves: list[int]
+    result: str  # 'x', 'o' or 'draw'
+    seconds: dict[str, float]
+    seed: int | None = None
+
+    @property
+    def length(self) -> int:
+        """Number of moves (both sides)."""
+        return len(self.moves)
+
+    def to_json(self) -> dict:
+        """The record as saved by ``qubic match --save`` (moves also in McDaniel's 1..64 form)."""
+        return {**asdict(self), "mcdaniel": format_mcdaniel(self.moves)}
+
+
+def _make(name: str, seed: int | None):
+    factory = REGISTRY[name][0] if name in REGISTRY else None
+    if factory is not None and seed is not None and "seed" in inspect.signature(factory).parameters:
+        return get_player(name, seed=seed)
+    return get_player(name)
+
+
+def play_game(x: str, o: str, seed: int | None = None) -> GameRecord:
+    """Play one game between the named players; an illegal move raises :class:`QubicError`."""
+    players = {"x": _make(x, seed), "o": _make(o, None if seed is None else seed + 1)}
+    game = Game()
+    seconds = {"x": 0.0, "o": 0.0}
+    while not game.position.is_over:
+        side = game.position.to_move
+        start = time.perf_counter()
+        move = players[side].choose(game)
+        seconds[side] += time.perf_counter() - start
+        if move.cell not in game.position.legal_moves():
+            raise QubicError(f"player {players[side].name!r} chose {move.cell}, which is not a legal "
+                             f"move after {game.moves}; expected an empty cell")
+        game.play(move.cell)
+    p = game.position
+    return GameRecord(x, o, list(game.moves), p.winner or "draw", seconds, seed)
+
+
+@dataclass
+class SeriesResult:
+    """Games between two players, scored from ``a``'s side."""
+
+    a: str
+    b: str
+    games: list[GameRecord] = field(default_factory=list)
+
+    def score(self, player: str, side: str) -> tuple[int, int, int]:
+        """Wins, draws, losses of ``player`` when it played ``side``."""
+        gs = [g for g in self.games if getattr(g, side) == player]
+        w = sum(g.result == side for g in gs)
+        d = sum(g.result == "draw" for g in gs)
+        return w, d, len(gs) - w - d
+
+    def time_per_move(self, player: str, side: str) -> float:
+        """Mean seconds per move of ``player`` when it played ``side``."""
+        total = moves = 0.0
+        for g in self.games:
+            if getattr(g, side) == player:
+                total += g.seconds[side]
+                moves += (g.length + (side == "x")) // 2
+        return total / moves if moves else 0.0
+
+    def mean_length(self) -> float:
+        """Mean number of moves per game."""
+        return sum(g.length for g in self.games) / len(self.games) if self.games else 0.0
+
+
+def schedule(a: str, b: str, games: int, swap_sides: bool, seed: int) -> list[tuple[str, str, int]]:
+    """``(x, o, seed)`` of each game of a series; with ``swap_sides`` every other game swaps.
+
+    >>> schedule('hp67', 'greedy', 3, True, 7)
+    [('hp67', 'greedy', 7000), ('greedy', 'hp67', 7001), ('hp67', 'greedy', 7002)]
+    """
+    return [((b, a) if swap_sides and i % 2 else (a, b)) + (seed * 1000 + i,) for i in range(games)]
+
+
+def _play(task: tuple[str, str, int]) -> GameRecord:
+    return play_game(*task)
+
+
+def run_games(
+    tasks: list[tuple[str, str, int]],
+    jobs: int = 1,
+    time_limit: float | None = None,
+    progress: Callable[[GameRecord], None] | None = None,
+) -> tuple[list[GameRecord], bool]:
+    """Play the games (``jobs`` processes); returns the records in task order and whether all ran.
+
+    Past ``time_limit`` seconds no new game starts; Ctrl-C stops the run and
+    returns what has finished. Unknown player names fail before any game.
+    """
+    for x, o, _ in tasks:
+        for name in (x, o):
+            get_player(name)  # raises a clear error for an unknown name
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    done: dict[int, GameRecord] = {}
+    complete = True
+    if jobs <= 1:
+        try:
+            for i, task in enumerate(tasks):
+                if deadline and time.monotonic() > deadline:
+                    complete = False
+                    break
+                done[i] = _play(task)
+                if progress:
+                    progress(done[i])
+        except KeyboardInterrupt:
+            complete = False
+        return [done[i] for i in sorted(done)], complete
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    pending: dict = {}
+    queue = list(enumerate(tasks))
+    try:
+        while queue or pending:
+            while queue and len(pending) < jobs and not (deadline and time.monotonic() > deadline):
+                i, task = queue.pop(0)
+                pending[pool.submit(_play, task)] = i
+            if not pending:
+                complete = False
+                break
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                i = pending.pop(fut)
+                done[i] = fut.result()
+                if progress:
+                    progress(done[i])
+    except KeyboardInterrupt:
+        complete = False
+        for fut in pending:
+            fut.cancel()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    return [done[i] for i in sorted(done)], complete and not queue
+
+
+def series_table(result: SeriesResult) -> list[list[str]]:
+    """Rows of the results table: player, side, wins, draws, losses, time per move."""
+    rows = []
+    for player in dict.fromkeys((result.a, result.b)):
+        for side in ("x", "o"):
+            w, d, l = result.score(player, side)
+            if w + d + l:
+                rows.append([player, side.upper(), str(w), str(d), str(l),
+                             f"{result.time_per_move(player, side) * 1000:.1f} ms"])
+    return rows
+
+
+def cross_table(records: Iterable[GameRecord], names: list[str]) -> str:
+    """Markdown cross table: row = X player, column = O player, cell = X's wins-draws-losses.
+
+    >>> print(cross_table([GameRecord('a', 'b', [0], 'x', {'x': 0, 'o': 0})], ['a', 'b']))
+    | X vs O | a | b | X score |
+    |---|---|---|---|
+    | **a** | · | 1-0-0 | 1-0-0 |
+    | **b** |  | · | 0-0-0 |
+    """
+    records = list(records)
+    head = "| X vs O | " + " | ".join(names) + " | X score |"
+    lines = [head, "|" + "---|" * (len(names) + 2)]
+    for a in names:
+        cells, tot = [], [0, 0, 0]
+        for b in names:
+            if a == b:
+                cells.append("·")
+                continue
+            gs = [g for g in records if g.x == a and g.o == b]
+            w = sum(g.result == "x" for g in gs)
+            d = sum(g.result == "draw" for g in gs)
+            lose = len(gs) - w - d
+            tot = [tot[0] + w, tot[1] + d, tot[2] + lose]
+            cells.append(f"{w}-{d}-{lose}" if gs else "")
+        lines.append(f"| **{a}** | " + " | ".join(cells) + f" | {tot[0]}-{tot[1]}-{tot[2]} |")
+    return "\n".join(lines)
+
+
+def save_games(path: str, records: list[GameRecord]) -> None:
+    """Write every game as JSON (one object with a ``games`` list), atomically."""
+    from .strategy.dictionary import write_atomically
+
+    games = ",\n".join(" " + json.dumps(g.to_json()) for g in records)
+    write_atomically(path, '{"games": [\n' + games + "\n]}\n")
