@@ -11,11 +11,11 @@ export QUBIC_REQUIRE_NATIVE := 1
 
 setup: $(STAMP)
 
-# SWI-Prolog (for pyswip) and Graphviz (for pictures) come from Debian's packages.
+# SWI-Prolog (for pyswip), Graphviz (for pictures) and tmux (the terminal-game test) come from Debian's packages.
 $(SYSDEPS):
-	@if ! command -v swipl >/dev/null || ! command -v dot >/dev/null; then \
-	  echo "installing swi-prolog-nox and graphviz"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox graphviz >/dev/null; \
+	@if ! command -v swipl >/dev/null || ! command -v dot >/dev/null || ! command -v tmux >/dev/null; then \
+	  echo "installing swi-prolog-nox, graphviz and tmux"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox graphviz tmux >/dev/null; \
 	fi
 	@mkdir -p $(VENV) && touch $@
 
