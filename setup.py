@@ -36,6 +36,12 @@ setup(
             include_dirs=["solvers"],
             extra_compile_args=FLAGS,
         ),
+        Extension(
+            "qubic_logic._verify",
+            sources=CORE + ["solvers/verify.c", "solvers/verify_module.c"],
+            include_dirs=["solvers"],
+            extra_compile_args=FLAGS,
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

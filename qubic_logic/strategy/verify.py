@@ -1,0 +1,367 @@
+"""Verify a strategy dictionary: does its side win against every reply?
+
+The attacker (the side to move at the root: X for Patashnik's dictionary)
+plays by the rule order of Patashnik's dictionary — (1) win now, (2) block
+the defender's three, (3) the dictionary move, (4) a forced win by threat
+sequence (DESIGN.md §3) — and every defender reply is explored at every
+defender turn. Each position is visited once up to the 192 automorphisms.
+
+Two phases, both plain data: a *traversal* (native ``qubic_logic._verify``,
+or the Python twin below) yields the rule-(4) positions as leaves, and
+``jobs`` worker processes settle the leaves with the forced-win search.
+
+>>> from qubic_logic.strategy.dictionary import StrategyDictionary
+>>> from qubic_logic.notation import parse_position
+>>> root = parse_position('1-2,22-52,27-4')         # X to move wins by force
+>>> v = verify(StrategyDictionary([]), root, jobs=1)
+>>> v.verdict, v.positions, v.by_rule['forced'], v.longest
+('verified', 1, 1, 6)
+>>> v = verify(StrategyDictionary([]), parse_position('empty'), jobs=1)
+>>> v.verdict, v.failures[0].reason
+('refuted', 'no dictionary move and no forced win')
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .. import bitboard
+from ..core import NATIVE
+from ..errors import EngineUnavailableError, IllegalPositionError
+from ..notation import format_patashnik
+from ..position import Position, other
+from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
+from .dictionary import StrategyDictionary
+
+
+def _load_native():
+    try:
+        from .. import _verify  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _verify
+
+
+VERIFY_NATIVE = _load_native() if NATIVE is not None else None
+
+RULES = ("win", "block", "dictionary", "forced")
+REASONS = {
+    1: "the defender has two threats",
+    2: "the board is full: a draw",
+    3: "no dictionary move and no forced win",
+    4: "the forced-win search ran out of time",
+}
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A position (attacker to move) the strategy does not win, and how play reaches it."""
+
+    position: Position
+    moves: tuple[int, ...]
+    reason: str
+
+    def to_json(self) -> dict:
+        """``position`` in the dictionary's format, ``moves`` from the root (both sides)."""
+        return {"position": format_patashnik(self.position), "moves": list(self.moves), "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """A rule-(4) position and a forced win for the attacker (DESIGN.md §3)."""
+
+    position: Position
+    sequence: tuple[int, ...]
+
+    @property
+    def length(self) -> int:
+        """Attacker moves in the sequence."""
+        return (len(self.sequence) + 1) // 2
+
+
+@dataclass
+class Verification:
+    """The verdict on a dictionary and the figures behind it."""
+
+    verdict: str  # 'verified' | 'refuted' | 'incomplete' (time limit or interruption)
+    root: Position
+    positions: int
+    by_rule: dict[str, int]
+    defender_positions: int
+    seconds: float
+    engine: str
+    jobs: int
+    failures: list[Failure] = field(default_factory=list)
+    witnesses: list[Witness] = field(default_factory=list)
+    unsettled: int = 0
+
+    @property
+    def longest(self) -> int:
+        """The longest forced sequence needed, in attacker moves (0 when none)."""
+        return max((w.length for w in self.witnesses), default=0)
+
+    @property
+    def longest_witness(self) -> Witness | None:
+        """A rule-(4) position needing the longest forced sequence."""
+        return max(self.witnesses, key=lambda w: w.length, default=None)
+
+    def to_json(self) -> dict:
+        """The object printed by ``qubic verify dictionary --json``."""
+        longest = self.longest_witness
+        return {
+            "verdict": self.verdict,
+            "root": format_patashnik(self.root),
+            "positions": self.positions,
+            "by_rule": self.by_rule,
+            "defender_positions": self.defender_positions,
+            "longest_forced": self.longest,
+            "longest_forced_position": format_patashnik(longest.position) if longest else None,
+            "seconds": round(self.seconds, 3),
+            "positions_per_second": round(self.positions / self.seconds) if self.seconds else None,
+            "engine": self.engine,
+            "jobs": self.jobs,
+            "unsettled": self.unsettled,
+            "failures": [f.to_json() for f in self.failures],
+        }
+
+
+# ---------------------------------------------------------------------- traversal
+
+
+def _entries(dictionary: StrategyDictionary) -> list[tuple[int, int, int]]:
+    """Entries as ``(attacker mask, defender mask, move)``: plain data for any engine."""
+    out = []
+    for e in dictionary:
+        side = e.position.to_move
+        out.append((e.position.mask(side), e.position.mask(other(side)), e.move))
+    return out
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int) -> dict:
+    """The pure-Python traversal; the same result as the native ``_verify.traverse``.
+
+    >>> r = traverse_python([(0, 0, 0)], 0, 0)   # X takes corner 0; O has 12 inequivalent replies
+    >>> r['positions'], r['by_rule'], len(r['leaves'])
+    (13, (0, 0, 1, 12), 12)
+    """
+    table: dict[tuple[int, int], int] = {}
+    for ea, ed, move in entries:
+        ca, cd, t = canonical_masks(ea, ed)
+        table.setdefault((ca, cd), TRANSFORMS[t][move])
+    seen: set[tuple[int, int]] = set()
+    out: dict = {"positions": 0, "by_rule": [0, 0, 0, 0], "defender_positions": 0,
+                 "leaves": [], "failures": [], "complete": True}
+    stack: list[tuple[int, int, bytes]] = [(a, d, b"")]
+    while stack:
+        a, d, path = stack.pop()
+        ca, cd, t = canonical_masks(a, d)
+        if (ca, cd) in seen:
+            continue
+        seen.add((ca, cd))
+        out["positions"] += 1
+        if bitboard.threat_cells(a, d):
+            out["by_rule"][0] += 1
+            continue
+        theirs = bitboard.threat_cells(d, a)
+        if theirs & (theirs - 1):
+            out["failures"].append((a, d, path, 1))
+            continue
+        if theirs:
+            move = _low(theirs)
+            out["by_rule"][1] += 1
+        elif (ca, cd) in table:
+            move = TRANSFORMS[INVERSES[t]][table[(ca, cd)]]
+            out["by_rule"][2] += 1
+        else:
+            out["by_rule"][3] += 1
+            out["leaves"].append((a, d, path))
+            continue
+        a2 = a | 1 << move
+        empty = ~(a2 | d) & (1 << 64) - 1
+        if not empty:
+            out["failures"].append((a2, d, path + bytes([move]), 2))
+            continue
+        key = canonical_masks(a2, d)[:2]
+        if key in seen:
+            continue
+        seen.add(key)
+        out["defender_positions"] += 1
+        replies = [c for c in range(64) if empty >> c & 1]
+        for reply in reversed(replies):  # pop in ascending order, as the native traversal
+            stack.append((a2, d | 1 << reply, path + bytes([move, reply])))
+    out["by_rule"] = tuple(out["by_rule"])
+    return out
+
+
+# ---------------------------------------------------------------------- forced wins
+
+
+def settle(pairs: list[tuple[int, int]], engine: str, time_limit: float = 0.0) -> list[tuple[int, bytes]]:
+    """Shortest forced win of each ``(attacker, defender)`` pair: ``(length, witness)``.
+
+    Length 0: no forced win; -1: out of time. A work unit for a worker process.
+
+    >>> settle([(0b111, 0)], 'python')
+    [(1, b'\\x03')]
+    """
+    if engine == "native":
+        return VERIFY_NATIVE.forced_wins(pairs, time_limit)
+    end = time.monotonic() + time_limit if time_limit else None
+    out = []
+    for a, d in pairs:
+        left = max(end - time.monotonic(), 1e-6) if end else 0.0
+        length, seq, _, _ = bitboard.forced_win(a, d, 0, left, 0)
+        out.append((length, bytes(seq)))
+    return out
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _settle_all(
+    leaves: list, engine: str, jobs: int, deadline: float | None, progress: Progress | None
+) -> tuple[list[tuple[int, bytes]], bool]:
+    """Settle every leaf, ``jobs`` processes at once; returns results and completeness."""
+    pairs = [(a, d) for a, d, _ in leaves]
+    size = 2000 if engine == "native" else 50
+    chunks = _chunks(pairs, size)
+    results: list[list[tuple[int, bytes]] | None] = [None] * len(chunks)
+    done = 0
+
+    def left() -> float:
+        return max(deadline - time.monotonic(), 1e-6) if deadline else 0.0
+
+    if jobs <= 1 or len(chunks) <= 1:
+        for i, chunk in enumerate(chunks):
+            if deadline and time.monotonic() > deadline:
+                break
+            results[i] = settle(chunk, engine, left())
+            done += len(chunk)
+            if progress:
+                progress("forced wins", done, len(pairs))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            try:
+                futures = {pool.submit(settle, chunk, engine, left()): i for i, chunk in enumerate(chunks)}
+                pending = set(futures)
+                while pending:
+                    finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        results[futures[f]] = f.result()
+                        done += len(chunks[futures[f]])
+                    if progress:
+                        progress("forced wins", done, len(pairs))
+            except KeyboardInterrupt:
+                pool.shutdown(wait=False, cancel_futures=True)
+    flat: list[tuple[int, bytes]] = []
+    complete = True
+    for chunk, res in zip(chunks, results):
+        if res is None:
+            flat.extend((-1, b"") for _ in chunk)
+            complete = False
+        else:
+            flat.extend(res)
+    return flat, complete
+
+
+# ---------------------------------------------------------------------- verification
+
+
+def _position(a: int, d: int, attacker: str) -> Position:
+    return Position(a, d) if attacker == "x" else Position(d, a)
+
+
+def verify(
+    dictionary: StrategyDictionary,
+    root: Position | None = None,
+    *,
+    engine: str = "auto",
+    jobs: int | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Verification:
+    """Check that the side to move at ``root`` (default: the empty board, X) wins with ``dictionary``.
+
+    ``engine`` is ``'native'``, ``'python'`` or ``'auto'``; ``jobs`` worker
+    processes settle the forced wins (default: every core). Past
+    ``time_limit`` seconds, or on Ctrl-C, the verdict is ``'incomplete'``.
+    """
+    root = root or Position()
+    if root.is_over:
+        raise IllegalPositionError("the root position is already over; expected a live position")
+    engine = _engine(engine)
+    jobs = jobs or os.cpu_count() or 1
+    start = time.monotonic()
+    deadline = start + time_limit if time_limit else None
+    attacker = root.to_move
+    a, d = root.mask(attacker), root.mask(other(attacker))
+    entries = _entries(dictionary)
+    if progress:
+        progress("traversal", 0, 1)
+    interrupted = False
+    if engine == "native":
+        VERIFY_NATIVE.clear_stop()
+        try:
+            found = VERIFY_NATIVE.traverse(entries, a, d, time_limit or 0.0)
+        except KeyboardInterrupt:
+            VERIFY_NATIVE.request_stop()
+            raise
+    else:
+        found = traverse_python(entries, a, d)
+    if progress:
+        progress("traversal", 1, 1)
+    try:
+        settled, complete = _settle_all(found["leaves"], engine, jobs, deadline, progress)
+    except KeyboardInterrupt:
+        settled, complete, interrupted = [(-1, b"")] * len(found["leaves"]), False, True
+    failures = [
+        Failure(_position(fa, fd, attacker), tuple(path), REASONS[reason])
+        for fa, fd, path, reason in found["failures"]
+    ]
+    witnesses = []
+    unsettled = 0
+    for (la, ld, path), (length, seq) in zip(found["leaves"], settled):
+        if length > 0:
+            witnesses.append(Witness(_position(la, ld, attacker), tuple(seq)))
+        elif length == 0:
+            failures.append(Failure(_position(la, ld, attacker), tuple(path), REASONS[3]))
+        else:
+            unsettled += 1
+    incomplete = interrupted or unsettled or not found["complete"] or not complete
+    verdict = "refuted" if failures else "incomplete" if incomplete else "verified"
+    return Verification(
+        verdict=verdict,
+        root=root,
+        positions=found["positions"],
+        by_rule=dict(zip(RULES, found["by_rule"])),
+        defender_positions=found["defender_positions"],
+        seconds=time.monotonic() - start,
+        engine=engine,
+        jobs=jobs,
+        failures=failures,
+        witnesses=witnesses,
+        unsettled=unsettled,
+    )
+
+
+def _engine(name: str) -> str:
+    if name == "python" or (name == "auto" and (VERIFY_NATIVE is None or os.environ.get("QUBIC_CORE") == "python")):
+        return "python"
+    if name in ("native", "auto"):
+        if VERIFY_NATIVE is None:
+            raise EngineUnavailableError(
+                "the native verifier qubic_logic._verify is not built; reinstall with a C compiler "
+                "or use engine 'python'"
+            )
+        return "native"
+    raise EngineUnavailableError(f"unknown engine {name!r}; expected native, python or auto")

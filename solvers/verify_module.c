@@ -1,0 +1,227 @@
+/*
+ * verify_module.c -- the CPython module qubic_logic._verify over verify.h and pns.h.
+ *
+ *   traverse(entries, a, d, time_limit) -> dict
+ *       entries: list of (a, d, move) dictionary entries (attacker/defender masks);
+ *       walks the strategy from (a, d), the attacker to move (see verify.h). Releases the
+ *       GIL; request_stop() from another thread ends it early (complete=False).
+ *   forced_wins(pairs, time_limit) -> list of (length, witness bytes)
+ *       shortest forced win (DESIGN.md section 3) of each (a, d), the attacker to move;
+ *       length 0: none, -1: the time limit (for the whole batch) or request_stop() came
+ *       first. Releases the GIL.
+ *   request_stop() / clear_stop().
+ *
+ * Work units are plain data (ints and bytes), so they can be handed to other processes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <time.h>
+
+#include "verify.h"
+
+static volatile int g_stop = 0;
+
+static int get_u64(PyObject *obj, qc_mask *out)
+{
+    unsigned long long v = PyLong_AsUnsignedLongLong(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *out = (qc_mask)v;
+    return 0;
+}
+
+static PyObject *node_tuple(const qv_traversal *t, const qv_node *n, int with_reason)
+{
+    PyObject *path = PyBytes_FromStringAndSize((const char *)t->paths + n->path_at, n->path_len);
+    if (!path)
+        return NULL;
+    if (with_reason)
+        return Py_BuildValue("(KKNi)", (unsigned long long)n->a, (unsigned long long)n->d, path,
+                             (int)n->reason);
+    return Py_BuildValue("(KKN)", (unsigned long long)n->a, (unsigned long long)n->d, path);
+}
+
+static PyObject *node_list(const qv_traversal *t, const qv_nodes *nodes, int with_reason)
+{
+    PyObject *list = PyList_New((Py_ssize_t)nodes->count);
+    if (!list)
+        return NULL;
+    for (size_t i = 0; i < nodes->count; i++) {
+        PyObject *item = node_tuple(t, &nodes->items[i], with_reason);
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    return list;
+}
+
+static int load_dict(PyObject *entries, qv_dict *dict)
+{
+    PyObject *seq = PySequence_Fast(entries, "entries must be a list of (a, d, move)");
+    if (!seq)
+        return -1;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (qv_dict_init(dict, (size_t)n) != 0) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long long a, d;
+        int move;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "KKi", &a, &d, &move))
+            goto fail;
+        if ((a & d) || move < 0 || move > 63 || ((a | d) >> move & 1)) {
+            PyErr_Format(PyExc_ValueError, "entry %zd is not a position with an empty move cell", i);
+            goto fail;
+        }
+        if (qv_dict_add(dict, a, d, move) < 0) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+    }
+    Py_DECREF(seq);
+    return 0;
+fail:
+    Py_DECREF(seq);
+    qv_dict_free(dict);
+    return -1;
+}
+
+static PyObject *py_traverse(PyObject *self, PyObject *args)
+{
+    PyObject *entries;
+    unsigned long long a, d;
+    double time_limit = 0.0;
+    if (!PyArg_ParseTuple(args, "OKK|d", &entries, &a, &d, &time_limit))
+        return NULL;
+    if (a & d) {
+        PyErr_SetString(PyExc_ValueError, "the masks overlap; each cell holds one mark");
+        return NULL;
+    }
+    qv_dict dict;
+    if (load_dict(entries, &dict) < 0)
+        return NULL;
+    qv_traversal t;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = qv_traverse(&dict, a, d, time_limit, &g_stop, &t);
+    Py_END_ALLOW_THREADS
+    qv_dict_free(&dict);
+    if (rc != 0) {
+        qv_traversal_free(&t);
+        return PyErr_NoMemory();
+    }
+    PyObject *leaves = node_list(&t, &t.leaves, 0);
+    PyObject *failures = leaves ? node_list(&t, &t.failures, 1) : NULL;
+    PyObject *out = NULL;
+    if (failures)
+        out = Py_BuildValue(
+            "{s:K,s:(KKKK),s:K,s:N,s:N,s:O}", "positions", (unsigned long long)t.positions,
+            "by_rule", (unsigned long long)t.by_rule[QV_WIN], (unsigned long long)t.by_rule[QV_BLOCK],
+            (unsigned long long)t.by_rule[QV_DICTIONARY], (unsigned long long)t.by_rule[QV_FORCED],
+            "defender_positions", (unsigned long long)t.defender_positions, "leaves", leaves,
+            "failures", failures, "complete", t.complete ? Py_True : Py_False);
+    else
+        Py_XDECREF(leaves);
+    qv_traversal_free(&t);
+    return out;
+}
+
+static PyObject *py_forced_wins(PyObject *self, PyObject *args)
+{
+    PyObject *pairs;
+    double time_limit = 0.0;
+    if (!PyArg_ParseTuple(args, "O|d", &pairs, &time_limit))
+        return NULL;
+    PyObject *seq = PySequence_Fast(pairs, "pairs must be a list of (a, d)");
+    if (!seq)
+        return NULL;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    qc_mask *masks = PyMem_Malloc(2 * (size_t)(n ? n : 1) * sizeof *masks);
+    qc_forced_win_result *res = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *res);
+    PyObject *out = NULL;
+    if (!masks || !res) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2 ||
+            get_u64(PyTuple_GET_ITEM(item, 0), &masks[2 * i]) < 0 ||
+            get_u64(PyTuple_GET_ITEM(item, 1), &masks[2 * i + 1]) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "pairs must be (a, d) tuples of masks");
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    qc_search_options opt = QC_SEARCH_DEFAULTS;
+    opt.stop = &g_stop;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const double end = ts.tv_sec + ts.tv_nsec * 1e-9 + time_limit;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (time_limit > 0) {
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            opt.time_limit = end - (ts.tv_sec + ts.tv_nsec * 1e-9);
+            if (opt.time_limit <= 0)
+                opt.time_limit = 1e-9;
+        }
+        qc_forced_win(masks[2 * i], masks[2 * i + 1], &opt, &res[i]);
+    }
+    Py_END_ALLOW_THREADS
+    out = PyList_New(n);
+    if (!out)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = Py_BuildValue("(iy#)", res[i].length, (const char *)res[i].seq,
+                                       (Py_ssize_t)res[i].seq_len);
+        if (!item) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+done:
+    PyMem_Free(masks);
+    PyMem_Free(res);
+    Py_DECREF(seq);
+    return out;
+}
+
+static PyObject *py_request_stop(PyObject *self, PyObject *unused)
+{
+    g_stop = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_clear_stop(PyObject *self, PyObject *unused)
+{
+    g_stop = 0;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"traverse", py_traverse, METH_VARARGS, "traverse(entries, a, d, time_limit=0) -> dict"},
+    {"forced_wins", py_forced_wins, METH_VARARGS,
+     "forced_wins(pairs, time_limit=0) -> list of (length, witness bytes)"},
+    {"request_stop", py_request_stop, METH_NOARGS, "ask the running search to stop"},
+    {"clear_stop", py_clear_stop, METH_NOARGS, "clear the stop request"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_verify",
+    "Native strategy verification and proof-number search (solvers/verify.c, solvers/pns.c).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__verify(void)
+{
+    qc_init();
+    return PyModule_Create(&module);
+}
