@@ -220,12 +220,18 @@ class _Builder:
             return self.stop(node, "fail", "no forcing move")
         if budget is not None and budget < 2:
             return self.stop(node, "cut", "bound reached")
-        if self.only_winning:
-            moves = [m for m in moves if self.wins_after(p, m, budget)]
+        if node != self.tree.root and self.out_of_budget():
+            return self.stop(node, "cut", self.cut_reason())
+        known: int | None = None
+        if self.only_winning:  # the engine says which moves win and how fast; shortest first
+            lengths = {m: self.length_after(p, m, budget) for m in moves}
+            moves = sorted((m for m in moves if lengths[m] is not None), key=lambda m: (lengths[m], m))
             if not moves:
-                if budget is not None:
-                    return self.stop(node, "cut", "no win within the bound")
+                if self.limits.hit or budget is not None:
+                    return self.stop(node, "cut", self.cut_reason() if self.limits.hit
+                                     else "no win within the bound")
                 return self.stop(node, "fail", "no forcing move wins")
+            known = lengths[moves[0]]
         best: int | None = None
         cut = False
         for move in moves:
@@ -237,8 +243,8 @@ class _Builder:
             if status == "win":
                 best = length + 1 if best is None else min(best, length + 1)
             cut |= status == "cut"
-        if best is not None:
-            return self.stop(node, "win", "", best)
+        if known is not None or best is not None:
+            return self.stop(node, "win", "", known or best)
         if cut:
             return self.stop(node, "cut", self.cut_reason())
         self.stop(node, "fail", "every forcing move fails")
@@ -265,24 +271,27 @@ class _Builder:
             self.stop(child, r["status"], r["reason"], r["length"])
         return child
 
-    def wins_after(self, p: Position, move: int, budget: int | None) -> bool:
-        """Does ``move`` start a forced win within ``budget`` attacker moves? (asks the engine)."""
+    def length_after(self, p: Position, move: int, budget: int | None) -> int | None:
+        """Attacker moves of the shortest win starting with ``move`` within ``budget`` (asks the engine).
+
+        None when there is none, or when the time limit ran out while asking.
+        """
         after = p.play(move)
         made = cells_of(self.threats(after).of(self.attacker))
         if len(made) != 1:
-            return len(made) >= 2
-        then = after.play(made[0])
+            return 2 if len(made) >= 2 else None
         bound = None if budget is None else budget - 1
-        if bound is not None and bound < 1:
-            return False
+        if bound is not None and bound < 2:
+            return None
         remaining = None
         if self.limits.deadline is not None:
             remaining = max(self.limits.deadline - time.monotonic(), 0.001)
         try:
-            return self.engine.shortest_forced_win(then, bound, remaining).found
+            win = self.engine.shortest_forced_win(after.play(made[0]), bound, remaining)
         except QueryTimeout:
             self.limits.hit = "time_limit"
-            return True  # keep the move; the expansion below marks what it cannot finish
+            return None
+        return None if win.length is None else win.length + 1
 
     def cut_reason(self) -> str:
         hit = self.limits.hit

@@ -1,0 +1,128 @@
+"""Pictures of boards and force trees, and the ``qubic tree`` command (issue 4)."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from qubic_logic.cli import main
+from qubic_logic.forcetree import force_tree
+from qubic_logic.notation import parse_position
+from qubic_logic.pictures import board_svg
+from qubic_logic.position import Position
+from qubic_logic.render import FORMATS, format_for_path, render_tree, write_tree
+from qubic_logic.render.dot import tree_dot
+from qubic_logic.render.html import external_references, tree_html
+from qubic_logic.render.nodelink import tree_from_json, tree_json
+from qubic_logic.render.text import tree_text
+
+MCDANIEL = "1-2,22-52,27-4"
+
+
+@pytest.fixture(scope="module")
+def big_tree():
+    tree = force_tree(parse_position(MCDANIEL), engine="python")
+    assert tree.number_of_nodes() >= 100
+    return tree
+
+
+@pytest.fixture(scope="module")
+def small_tree():
+    return force_tree(parse_position(MCDANIEL), engine="python", only_winning=True, max_length=6)
+
+
+def test_board_svg_draws_marks_and_highlights_the_winning_line():
+    won = Position.from_cells([0, 16, 1, 17, 2, 18, 3])
+    svg = board_svg(won, marks={40: "+"})
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert svg.count('class="x"') == 4 and svg.count('class="o"') == 3
+    assert svg.count('fill="#ffe082"') == 4  # the line 0-1-2-3
+    assert ">+</text>" in svg
+    assert board_svg(won, highlight=[]).count('fill="#ffe082"') == 0
+    assert won._repr_svg_() == board_svg(won)
+
+
+def test_svg_and_png_through_dot(small_tree):
+    svg = render_tree(small_tree, "svg").decode()
+    root = ET.fromstring(svg)
+    ids = {g.get("id") for g in root.iter() if g.get("class") == "node"}
+    assert ids == {f"n{n}" for n in small_tree.nodes}
+    assert small_tree._repr_svg_().count('class="node"') == small_tree.number_of_nodes()
+    assert render_tree(small_tree, "png").startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_dot_has_every_node_and_edge(big_tree):
+    text = tree_dot(big_tree)
+    assert len(re.findall(r"^  n\d+ \[id=", text, re.M)) == big_tree.number_of_nodes()
+    assert text.count(" -> ") == big_tree.number_of_edges()
+
+
+def test_html_is_self_contained_and_carries_every_board(big_tree):
+    page = tree_html(big_tree)
+    assert external_references(page) == []
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", page)
+    payload = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S).group(1)
+    data = json.loads(payload)
+    assert len(data["nodes"]) == big_tree.number_of_nodes()
+    leaf = next(n for n, d in big_tree.nodes(data=True) if d["role"] == "end")
+    assert data["nodes"][str(leaf)]["win"] == list(big_tree.nodes[leaf]["position"].winning_line)
+    assert f'id="n{leaf}"' in page
+
+
+def test_json_round_trip(big_tree):
+    doc = json.loads(json.dumps(tree_json(big_tree)))
+    back = tree_from_json(doc)
+    assert back.number_of_nodes() == big_tree.number_of_nodes()
+    assert set(back.winning_paths()) == set(big_tree.winning_paths())
+    assert all(back.nodes[n]["position"] == big_tree.nodes[n]["position"] for n in big_tree.nodes)
+
+
+def test_text_tree_has_one_line_per_node(small_tree):
+    text = tree_text(small_tree)
+    assert len(text.splitlines()) == small_tree.number_of_nodes()
+    assert text.splitlines()[0] == f"X to move: wins in {small_tree.length}"
+    assert text.count("four in a row") == sum(1 for _ in small_tree.winning_paths())
+
+
+def test_write_tree_by_suffix(tmp_path, small_tree):
+    for fmt in FORMATS:
+        suffix = {"text": "txt"}.get(fmt, fmt)
+        path = tmp_path / f"tree.{suffix}"
+        assert write_tree(small_tree, path) == fmt == format_for_path(path)
+        assert path.stat().st_size > 0
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_cli_writes_valid_svg_and_offline_html_for_a_big_tree(tmp_path, capsys):
+    svg, html = tmp_path / "tree.svg", tmp_path / "tree.html"
+    assert main(["tree", MCDANIEL, "--engine", "python", "-o", str(svg)]) == 0
+    out = capsys.readouterr().out
+    root = ET.parse(svg).getroot()
+    nodes = sum(1 for g in root.iter() if g.get("class") == "node")
+    assert nodes >= 100 and f"{nodes} nodes" in out
+    assert main(["tree", MCDANIEL, "--engine", "python", "--format", "html", "-o", str(html)]) == 0
+    page = html.read_text()
+    assert external_references(page) == [] and page.count('class="node"') == nodes
+
+
+def test_cli_summary_and_node_cap(capsys):
+    assert main(["tree", MCDANIEL, "--engine", "python", "--only-winning", "--max-length", "6"]) == 0
+    out = capsys.readouterr().out
+    tree = force_tree(parse_position(MCDANIEL), engine="python", only_winning=True, max_length=6)
+    assert out.strip().splitlines()[-1].startswith(tree.summary())
+    assert "winning first moves: 16 31 42 63" in out  # McDaniel's 32-17 is cell 31
+    assert main(["tree", MCDANIEL, "--engine", "python", "--max-nodes", "40", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert "node cap of 40 nodes reached" in captured.err
+    assert json.loads(captured.out)["graph"]["truncated"] == "max_nodes"
+
+
+def test_cli_errors_are_one_line(capsys):
+    assert main(["tree", MCDANIEL, "--format", "png"]) == 2
+    assert "give a file with -o" in capsys.readouterr().err
+    assert main(["tree", MCDANIEL, "-o", "tree.xyz"]) == 2
+    assert "suffix" in capsys.readouterr().err
