@@ -1,0 +1,178 @@
+"""``qubic play --x human --o mcdaniel``: a game in the terminal.
+
+Either side is ``human`` or a registered player. A human types a move in any
+notation (``421``, ``.421``, ``53``; a bare number is read in ``--notation``,
+default index 0..63) or a command:
+
+========== ============================================================
+``undo``   take back the last human move (and the engine's reply)
+``hint``   is there a forced win by threat sequence, and its first move
+``save F`` write the move list to file F (McDaniel form, atomic)
+``load F`` replace the game by the move list in file F
+``help``   this list;  ``quit``: leave the game
+========== ============================================================
+
+Engines print their move with its explanation. Bad input re-prompts with
+what is expected; end of input (Ctrl-D) or Ctrl-C leaves the game cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from rich.console import Console
+
+from ..core import shortest_forced_win
+from ..errors import QubicError, QueryTimeout
+from ..notation import format_cell, format_mcdaniel, parse_cell
+from ..players import get_player, player_names
+from ..position import Game
+from ..strategy.dictionary import write_atomically
+from ._board import LEGEND, board_text
+from ._common import notation_arg
+from ._game import parse_game
+
+HUMAN = "human"
+HINT_SECONDS = 5.0
+COMMANDS = "a move (e.g. {example}), undo, hint, save FILE, load FILE, help or quit"
+
+
+class Quit(Exception):
+    """The user left the game."""
+
+
+def read_move(text: str, notation: str) -> int:
+    """A cell typed by the user: any cell notation, bare numbers in ``notation``.
+
+    >>> read_move('.421', 'index'), read_move('421', 'index'), read_move('53', 'number'), read_move('5', 'index')
+    (52, 52, 52, 5)
+    """
+    s = text.strip()
+    if re.fullmatch(r"\d{1,2}", s) and notation in ("index", "number"):
+        return parse_cell(s, notation)
+    return parse_cell(s)
+
+
+def hint(game: Game, notation: str) -> str:
+    """Whether the side to move has a forced win by threat sequence, and its first move."""
+    p = game.position
+    try:
+        win = shortest_forced_win(p, time_limit=HINT_SECONDS)
+    except QueryTimeout as exc:
+        return f"no forced win of length <= {exc.partial} found within {HINT_SECONDS:g} s"
+    if not win.found:
+        return f"{p.to_move.upper()} has no forced win by threat sequence"
+    return (f"{p.to_move.upper()} has a forced win in {win.length} moves: play "
+            f"{format_cell(win.sequence[0], notation)} "
+            f"({' '.join(format_cell(c, notation) for c in win.sequence)})")
+
+
+class Session:
+    """One terminal game: the game, who plays each side, and the console."""
+
+    def __init__(self, args: argparse.Namespace, console: Console) -> None:
+        self.console = console
+        self.notation = args.notation
+        self.names = {"x": args.x, "o": args.o}
+        self.players = {s: None if n == HUMAN else get_player(n) for s, n in self.names.items()}
+        self.game = parse_game(Path(args.load).read_text()) if args.load else Game()
+        self.example = format_cell(21, self.notation)
+
+    def who(self, side: str) -> str:
+        return f"{side.upper()} ({self.names[side]})"
+
+    def show(self) -> None:
+        last = self.game.moves[-1] if self.game.moves else None
+        self.console.print(board_text(self.game.position, self.notation, last))
+        self.console.print(LEGEND, style="dim")
+
+    def result(self) -> str:
+        p = self.game.position
+        if p.winner:
+            line = " ".join(format_cell(c, self.notation) for c in p.winning_line)
+            return f"{self.who(p.winner)} wins on {line} after {len(self.game.moves)} moves."
+        return f"Draw: the board is full after {len(self.game.moves)} moves."
+
+    def play(self) -> str:
+        self.show()
+        while not self.game.position.is_over:
+            side = self.game.position.to_move
+            engine = self.players[side]
+            if engine is None:
+                self.human_turn(side)
+                continue
+            move = engine.choose(self.game)
+            self.game.play(move.cell)
+            self.console.print(f"{self.who(side)} plays {format_cell(move.cell, self.notation)}: "
+                               f"{move.explanation}")
+            self.show()
+        return self.result()
+
+    def human_turn(self, side: str) -> None:
+        try:
+            text = self.console.input(f"{self.who(side)} to move> ").strip()
+        except EOFError:
+            raise Quit from None
+        word, _, rest = text.partition(" ")
+        try:
+            if word in ("quit", "exit"):
+                raise Quit
+            if word == "help":
+                self.console.print(__doc__.split("\n\n", 1)[1])
+            elif word == "undo":
+                self.undo()
+            elif word == "hint":
+                self.console.print(hint(self.game, self.notation))
+            elif word == "save" and rest:
+                write_atomically(rest.strip(), format_mcdaniel(self.game.moves) + "\n")
+                self.console.print(f"saved {len(self.game.moves)} moves to {rest.strip()}")
+            elif word == "load" and rest:
+                self.game = parse_game(Path(rest.strip()).read_text())
+                self.show()
+            elif text:
+                self.game.play(read_move(text, self.notation))
+                self.show()
+            else:
+                self.console.print(f"expected {COMMANDS.format(example=self.example)}")
+        except (QubicError, OSError) as exc:
+            self.console.print(f"[red]{exc}[/red]; expected {COMMANDS.format(example=self.example)}",
+                               highlight=False)
+
+    def undo(self) -> None:
+        """Take back moves until it is a human's turn again, one human move back."""
+        if not self.game.moves:
+            self.console.print("nothing to undo")
+            return
+        self.game.undo()
+        while self.game.moves and self.players[self.game.position.to_move] is not None:
+            self.game.undo()
+        self.show()
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in (args.x, args.o):
+        if name != HUMAN:
+            get_player(name)  # an unknown name fails before the game starts
+    console = Console(highlight=False)
+    try:
+        session = Session(args, console)
+    except OSError as exc:
+        raise QubicError(f"cannot read {args.load}: {exc.strerror}") from None
+    try:
+        console.print(session.play(), style="bold")
+    except (Quit, KeyboardInterrupt):
+        moves = format_mcdaniel(session.game.moves) or "none"
+        console.print(f"\ngame left after {len(session.game.moves)} moves (moves: {moves})")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("play", help="play a game in the terminal (human or engines on each side)")
+    choices = f"{HUMAN} or a player: {', '.join(player_names())}"
+    parser.add_argument("--x", default=HUMAN, metavar="NAME", help=f"who plays X: {choices} (default human)")
+    parser.add_argument("--o", default="solver", metavar="NAME", help=f"who plays O (default solver)")
+    parser.add_argument("--load", metavar="FILE", help="start from the move list in FILE")
+    notation_arg(parser)
+    parser.set_defaults(func=run)
