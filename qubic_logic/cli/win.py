@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import argparse
 
-from ..core import shortest_forced_win
+from ..engines import ENGINE_NAMES, get_engine
 from ._common import cells_text, json_arg, notation_arg, position_arg, print_json
 
 
 def run(args: argparse.Namespace) -> int:
-    win = shortest_forced_win(args.position, args.max_length, args.time_limit, core=args.engine)
+    win = get_engine(args.engine).shortest_forced_win(args.position, args.max_length, args.time_limit)
     if args.json:
         print_json(win.to_json())
         return 0
     bound = f" within {args.max_length} moves" if args.max_length else ""
+    nodes = f"{win.nodes} nodes, " if win.nodes else ""
     if not win.found:
         print(f"{win.attacker.upper()} to move has no forced win by threat sequence{bound} "
-              f"[{win.engine}, {win.nodes} nodes, {win.seconds:.3f} s]")
+              f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
         return 0
     print(f"{win.attacker.upper()} wins in {win.length} moves: {cells_text(win.sequence, args.notation)} "
-          f"[{win.engine}, {win.nodes} nodes, {win.seconds:.3f} s]")
+          f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
     return 0
 
 
@@ -29,8 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-length", type=int, default=None, metavar="N",
                         help="longest win to look for, in attacker moves (default: no bound)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds before giving up")
-    parser.add_argument("--engine", default="auto", choices=["auto", "native", "python"],
-                        help="which engine answers (default auto: native when built)")
+    parser.add_argument("--engine", default="auto", choices=ENGINE_NAMES,
+                        help="which engine answers: asp (clingo), prolog (SWI-Prolog), native, python, "
+                        "or auto (default: native when built, else python)")
     notation_arg(parser)
     json_arg(parser)
     parser.set_defaults(func=run)

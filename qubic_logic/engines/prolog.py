@@ -1,0 +1,144 @@
+"""The Prolog engine: SWI-Prolog (through pyswip) over ``rules/*.pl``, and :func:`query` for any goal.
+
+pyswip keeps one global Prolog database per process. This module loads the
+project's rules into it once, replaces the position facts ``x/1``, ``o/1``
+before each query, runs every goal to completion inside Prolog (so no query
+stays open) and serialises all calls with a lock, so several Python threads
+may use it.
+
+:func:`query` is the low-level entry other parts use: it runs a goal (text)
+over the project's rules plus any files, for a position, under a time limit,
+and returns one dict of variable bindings per solution.
+
+>>> from qubic_logic.notation import parse_position
+>>> query('major_cell(x, C)', position=parse_position('moves:1,63,2,42,4,57,8'))
+[{'C': 0}]
+>>> query('line_cells(L, 0, 21, 42, 63)')
+[{'L': 6}]
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..core import ForcedWin, Threats
+from ..errors import EngineUnavailableError, QueryTimeout, RuleError
+from ..geometry import cells_of, mask_of
+from ..position import Position, Side
+from .base import Engine, RelatedPair
+from .rulefiles import CORE_RULES, rule_path
+
+INSTALL_HINT = "install SWI-Prolog with `apt-get install swi-prolog-nox` (Debian/Ubuntu)"
+
+_LOCK = threading.RLock()
+_prolog: Any = None
+_loaded: set[str] = set()
+
+
+def _quote(text: str) -> str:
+    """``text`` as a Prolog string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _start() -> Any:
+    """Import pyswip (starting SWI-Prolog) and load the project's rules, once."""
+    global _prolog
+    if _prolog is None:
+        try:
+            from pyswip import Prolog
+        except Exception as exc:  # pyswip raises several kinds when libswipl is missing
+            raise EngineUnavailableError(f"the prolog engine needs SWI-Prolog ({exc}); {INSTALL_HINT}") from None
+        _prolog = Prolog
+        session = rule_path("session", "pl")
+        list(Prolog.query(f"load_files(user:{_quote(str(session))}, [if(not_loaded)])"))
+        for name in CORE_RULES:
+            _load(rule_path(name, "pl"))
+    return _prolog
+
+
+def _load(path: Path) -> None:
+    """Load (or reload when changed) a rule file; errors become RuleError with file and line."""
+    path = Path(path)
+    if not path.is_file():
+        raise RuleError(f"rule file {path} does not exist; expected a Prolog file (.pl)")
+    (answer,) = list(_prolog.query(f"session:qubic_load({_quote(str(path.resolve()))}, Errors)"))
+    errors = [_text(e) for e in answer["Errors"]]
+    if errors:
+        raise RuleError(f"Prolog rules do not load: {'; '.join(errors)}")
+    _loaded.add(str(path))
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def query(
+    goal: str,
+    files: Iterable[str | Path] = (),
+    *,
+    position: Position | None = None,
+    max_solutions: int = 0,
+    time_limit: float | None = None,
+) -> list[dict[str, Any]]:
+    """All solutions of ``goal`` (Prolog text) as dicts of variable bindings.
+
+    The project's rules (geometry, threats, forcing) are always loaded;
+    ``files`` are loaded too (reloaded when changed). ``position`` replaces the
+    facts ``x/1``, ``o/1``. Values: integers and lists stay as they are, atoms
+    and strings become ``str``, other terms their text. Variables starting with
+    ``_`` are not reported. ``max_solutions`` > 0 stops after that many.
+    Raises :class:`QueryTimeout` past ``time_limit`` seconds, :class:`RuleError`
+    for a goal or file that does not load or run.
+    """
+    with _LOCK:
+        prolog = _start()
+        for path in files:
+            _load(Path(path))
+        if position is not None:
+            xs, os_ = cells_of(position.x), cells_of(position.o)
+            list(prolog.query(f"threats:set_position({xs}, {os_})"))
+        seconds = float(time_limit) if time_limit else 0
+        (answer,) = list(prolog.query(
+            f"session:qubic_run({_quote(goal)}, {seconds}, {int(max_solutions)}, Json, Status)"
+        ))
+    status = answer["Status"]
+    if isinstance(status, (str, bytes)) or not hasattr(status, "args"):
+        status_text = _text(status)
+        if status_text == "timeout":
+            raise QueryTimeout(f"prolog engine (SWI-Prolog): no answer within the time limit of {time_limit} s")
+        return json.loads(_text(answer["Json"]))
+    raise RuleError(f"Prolog goal {goal!r} failed with an error: {_text(status.args[0])}")
+
+
+class PrologEngine(Engine):
+    """SWI-Prolog over rules/geometry.pl, threats.pl and forcing.pl (iterative deepening)."""
+
+    name = "prolog"
+
+    def __init__(self) -> None:
+        with _LOCK:
+            _start()
+
+    def threats(self, position: Position, time_limit: float | None = None) -> Threats:
+        goal = ("findall(C, threat(x, C), TX), findall(C, threat(o, C), TO), "
+                "findall(C, forcing_move(x, C), FX), findall(C, forcing_move(o, C), FO), "
+                "findall(C, major_cell(x, C), MX), findall(C, major_cell(o, C), MO)")
+        (b,) = query(goal, position=position, time_limit=time_limit)
+        return Threats(*(mask_of(b[k]) for k in ("TX", "TO", "FX", "FO", "MX", "MO")))
+
+    def related_pairs(self, position: Position, side: Side | None = None,
+                      time_limit: float | None = None) -> list[RelatedPair]:
+        goal = f"related_pair({side or 'S'}, C, L1, L2)"
+        answers = query(goal, position=position, time_limit=time_limit)
+        return sorted(RelatedPair(side or b["S"], b["C"], (b["L1"], b["L2"])) for b in answers)
+
+    def shortest_forced_win(self, position: Position, max_length: int | None = None,
+                            time_limit: float | None = None) -> ForcedWin:
+        start = time.monotonic()
+        answers = query(f"forced_win({max_length or 0}, N, Seq)", position=position, time_limit=time_limit)
+        length, seq = (answers[0]["N"], tuple(answers[0]["Seq"])) if answers else (None, ())
+        return ForcedWin(self.name, position.to_move, length, seq, max_length, 0, time.monotonic() - start)

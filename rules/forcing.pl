@@ -1,0 +1,101 @@
+/** <module> Qubic forced wins by threat sequence (DESIGN.md section 3)
+
+The same concept as rules/forcing.lp. The attacker is the side to move of the
+position in user:x/1 and user:o/1 (see threats.pl). The search is iterative
+deepening over 64-bit masks: it tries candidate moves only among the empty
+cells of the attacker's 2-0 lines (or the defender's single threat cell, the
+counter-threat rule), re-checks only the lines through the last move, and keeps
+a table of positions that failed at a depth.
+
+Length = number of attacker moves up to and including the move that completes
+four. A sequence alternates attacker and defender cells and ends with the
+completing move.
+
+==
+?- set_position([0, 16, 1, 17, 21], [2, 4, 8, 32]), forced_win(0, N, Seq).
+==
+*/
+:- module(forcing,
+          [ forced_win/3, win_length/2, forced_win_masks/6 ]).
+:- use_module(geometry).
+:- use_module(threats).
+
+:- dynamic failed/3.
+
+%!  forced_win(+MaxLength, -Length, -Sequence) is semidet.
+%   The side to move has a forced win of minimal length Length =< MaxLength
+%   (0: no bound), one witness being Sequence. Fails when there is none.
+forced_win(MaxLength, Length, Sequence) :-
+    to_move(S),
+    side_masks(S, A, D),
+    forced_win_masks(A, D, MaxLength, Length, Sequence, _).
+
+%!  win_length(+MaxLength, -Length) is semidet.
+%   Length of the shortest forced win within MaxLength (0: no bound).
+win_length(MaxLength, Length) :-
+    forced_win(MaxLength, Length, _).
+
+%!  forced_win_masks(+A, +D, +MaxLength, -Length, -Sequence, -Reached) is semidet.
+%   As forced_win/3 for attacker mask A against defender mask D. Reached is
+%   the deepest length searched completely.
+forced_win_masks(A, D, MaxLength, Length, Sequence, Reached) :-
+    retractall(failed(_, _, _)),
+    threat_mask(A, D, Mine),
+    (   Mine =\= 0
+    ->  Length = 1, C is lsb(Mine), Sequence = [C], Reached = 1
+    ;   threat_mask(D, A, Theirs),
+        deepen(2, MaxLength, A, D, Theirs, Length, Sequence, Reached)
+    ).
+
+deepen(Depth, Max, A, D, Theirs, Length, Sequence, Reached) :-
+    (   Max =\= 0, Depth > Max
+    ->  fail
+    ;   nb_setval(qubic_cut, false),
+        (   win(A, D, Theirs, Depth, Sequence0)
+        ->  Length = Depth, Sequence = Sequence0, Reached = Depth
+        ;   nb_getval(qubic_cut, true),
+            Next is Depth + 1,
+            deepen(Next, Max, A, D, Theirs, Length, Sequence, Reached)
+        )
+    ).
+
+% win(+A, +D, +Theirs, +Depth, -Seq): A to move, with no threat of its own,
+% wins within Depth moves; Theirs is D's threat mask.
+win(A, D, Theirs, Depth, Seq) :-
+    (   Theirs /\ (Theirs - 1) =\= 0
+    ->  fail
+    ;   failed(A, D, F), F >= Depth
+    ->  fail
+    ;   (   Theirs =\= 0 -> Candidates = Theirs ; forcing_mask(A, D, Candidates) ),
+        (   try(Candidates, A, D, Depth, Seq)
+        ->  true
+        ;   retractall(failed(A, D, _)), assertz(failed(A, D, Depth)), fail
+        )
+    ).
+
+try(Candidates, A, D, Depth, Seq) :-
+    mask_cell(Candidates, M),
+    A2 is A \/ 1 << M,
+    new_threats(A2, D, M, T),
+    T =\= 0,
+    (   T /\ (T - 1) =\= 0
+    ->  B is lsb(T), W is lsb(T /\ \ (1 << B)), Seq = [M, B, W]
+    ;   Depth < 3
+    ->  nb_setval(qubic_cut, true), fail
+    ;   B is lsb(T), D2 is D \/ T,
+        new_threats(D2, A2, B, Theirs),
+        Depth1 is Depth - 1,
+        win(A2, D2, Theirs, Depth1, Rest),
+        Seq = [M, B | Rest]
+    ).
+
+% new_threats(+Own, +Theirs, +C, -T): threat cells of Own on the lines through C.
+new_threats(Own, Theirs, C, T) :-
+    lines_through_masks(C, LMs),
+    foldl(add_new(Own, Theirs), LMs, 0, T).
+
+add_new(Own, Theirs, LM, T0, T) :-
+    (   LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 3
+    ->  T is T0 \/ (LM /\ \ Own)
+    ;   T = T0
+    ).

@@ -1,0 +1,105 @@
+/** <module> The bridge between Python (pyswip) and the rules
+
+Loads rule files while capturing their error messages (file and line), and
+runs a goal given as text under a time limit, returning every binding as a
+JSON text (64-bit masks do not fit through pyswip's integer conversion).
+Used by qubic_logic.engines.prolog; users need not load it.
+
+==
+?- qubic_run("X = 1 ; X = 2", 0, 0, Json, Status).
+Json = '[{"X":1},{"X":2}]', Status = ok.
+==
+*/
+:- module(session, [qubic_load/2, qubic_run/5]).
+:- use_module(library(time)).
+
+:- dynamic captured/1.
+
+:- multifile user:message_hook/3.
+user:message_hook(Term, error, Lines) :-
+    nb_current(qubic_capturing, true),
+    message_text(Term, Lines, Text),
+    assertz(captured(Text)).
+
+message_text(_, Lines, Text) :-
+    with_output_to(string(Text0), print_message_lines(current_output, '', Lines)),
+    split_string(Text0, "", " \n", [Text]).
+
+%!  qubic_load(+File, -Errors:list(string)) is det.
+%   Load File into module user; Errors holds the text of each error message
+%   (with file and line), [] when it loaded cleanly.
+qubic_load(File, Errors) :-
+    retractall(captured(_)),
+    setup_call_cleanup(
+        nb_setval(qubic_capturing, true),
+        catch(load_files(user:File, [if(true)]), E,
+              ( message_to_codes_safe(E, Text), assertz(captured(Text)) )),
+        nb_setval(qubic_capturing, false)),
+    findall(T, retract(captured(T)), Errors).
+
+message_to_codes_safe(E, Text) :-
+    catch('$messages':translate_message(E, Lines, []), _, fail), !,
+    message_text(E, Lines, Text).
+message_to_codes_safe(E, Text) :-
+    term_string(E, Text).
+
+%!  qubic_run(+GoalText, +Seconds, +Max, -Json, -Status) is det.
+%   Run the goal GoalText in module user (all solutions, at most Max when
+%   Max > 0, within Seconds when Seconds > 0). Json is a JSON array with one
+%   object per solution mapping variable names to values; Status is ok,
+%   timeout or error(Message).
+qubic_run(GoalText, Seconds, Max, Json, Status) :-
+    catch(run(GoalText, Seconds, Max, Solutions, Status), E,
+          ( Solutions = [], error_status(E, Status) )),
+    solutions_json(Solutions, Json).
+
+run(GoalText, Seconds, Max, Solutions, ok) :-
+    term_string(Goal, GoalText, [variable_names(Bindings)]),
+    Find = findall(Bindings, limited(Max, user:Goal), Solutions),
+    (   Seconds > 0 -> call_with_time_limit(Seconds, Find) ; call(Find) ).
+
+limited(0, Goal) :- !, call(Goal).
+limited(Max, Goal) :- limit(Max, Goal).
+
+error_status(time_limit_exceeded, timeout) :- !.
+error_status(E, error(Text)) :- message_to_codes_safe(E, Text).
+
+solutions_json(Solutions, Json) :-
+    maplist(solution_json, Solutions, Parts),
+    atomic_list_concat(Parts, ',', Inner),
+    format(atom(Json), '[~w]', [Inner]).
+
+solution_json(Bindings, Json) :-
+    include(named, Bindings, Named),
+    maplist(binding_json, Named, Parts),
+    atomic_list_concat(Parts, ',', Inner),
+    format(atom(Json), '{~w}', [Inner]).
+
+named(Name = _) :- \+ sub_atom(Name, 0, _, _, '_').
+
+binding_json(Name = Value, Json) :-
+    value_json(Value, V),
+    string_json(Name, N),
+    format(atom(Json), '~w:~w', [N, V]).
+
+value_json(V, J) :- integer(V), !, format(atom(J), '~d', [V]).
+value_json(V, J) :- float(V), !, format(atom(J), '~w', [V]).
+value_json(V, J) :- is_list(V), !,
+    maplist(value_json, V, Js), atomic_list_concat(Js, ',', Inner),
+    format(atom(J), '[~w]', [Inner]).
+value_json(V, J) :- ( atom(V) ; string(V) ), !, string_json(V, J).
+value_json(V, J) :- term_string(V, S), string_json(S, J).
+
+string_json(Text, Json) :-
+    atom_json(Text, Json).
+
+atom_json(Text, Json) :-
+    atom_codes(Text, Codes),
+    foldl(escape, Codes, Escaped, []),
+    atom_codes(Body, Escaped),
+    format(atom(Json), '"~w"', [Body]).
+
+escape(0'", [0'\\, 0'" | T], T) :- !.
+escape(0'\\, [0'\\, 0'\\ | T], T) :- !.
+escape(0'\n, [0'\\, 0'n | T], T) :- !.
+escape(C, [C | T], T).
