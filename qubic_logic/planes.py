@@ -40,6 +40,20 @@ PLANAR_CORNERS: tuple[int, ...] = tuple(
 )
 """Mask of each plane's corners, planar 1, 4, 13, 16 (tried first, Citrenbaum Fig. 6.10)."""
 
+
+
+def _citrenbaum_files(plane: int) -> tuple[int, ...]:
+    grid = [PLANES[plane][4 * r : 4 * r + 4] for r in range(4)]
+    rows = [sum(1 << c for c in row) for row in grid]
+    columns = [sum(1 << grid[r][k] for r in range(4)) for k in range(4)]
+    diagonals = [sum(1 << grid[i][i] for i in range(4)), sum(1 << grid[i][3 - i] for i in range(4))]
+    return (*rows, *columns, *diagonals)
+
+
+PLANAR_FILES: tuple[tuple[int, ...], ...] = tuple(_citrenbaum_files(p) for p in range(18))
+"""Each plane's 10 files in Citrenbaum's planar order: rows 1-4, columns 5-8,
+file 9 = planar {1, 6, 11, 16}, file 10 = planar {4, 7, 10, 13} (seed 000 L1634-1716)."""
+
 _LINES_THROUGH_MASKS = tuple(tuple(LINE_MASKS[i] for i in LINES_THROUGH[c]) for c in range(64))
 
 
@@ -100,7 +114,7 @@ def new_threats(a: int, d: int, cell: int, line_masks=None) -> int:
     return out
 
 
-def _ordered(mask: int, plane: int) -> list[int]:
+def corners_first(mask: int, plane: int) -> list[int]:
     """Cells of ``mask`` with the plane's corners first, then in planar order."""
     corners = mask & PLANAR_CORNERS[plane]
     return cells_of(corners) + cells_of(mask & ~corners)
@@ -148,7 +162,7 @@ def planar_force(
         if watch_moves and not isolated:
             moves |= watch_cells(a, d, plane)
         found: list[tuple[int, int]] = []
-        for move in _ordered(moves, plane):
+        for move in corners_first(moves, plane):
             threats = new_threats(a | 1 << move, d, move, scope)
             if threats & (threats - 1):
                 return [move]
