@@ -200,6 +200,25 @@ qc_mask qc_major_cells(qc_mask a, qc_mask d)
     return twice & e;
 }
 
+/* Major cells, and the forcing moves in *forcing, in one pass. */
+static inline qc_mask major_and_forcing(qc_mask a, qc_mask d, qc_mask *forcing)
+{
+    const qc_mask e = ~(a | d);
+    qc_mask once = 0, twice = 0;
+#define BOTH(s, B)                                                            \
+    {                                                                         \
+        SLICE(s, B)                                                           \
+        const qc_mask two = ((c1 & ~(s2 | c2)) | (c2 & ~(s1 | c1)) | (s1 & s2)) & nod; \
+        const qc_mask cells = SPREAD(two, s);                                 \
+        twice |= once & cells;                                                \
+        once |= cells;                                                        \
+    }
+    FAMILIES(BOTH)
+#undef BOTH
+    *forcing = once & e;
+    return twice & e;
+}
+
 qc_mask qc_threats_through(qc_mask a, qc_mask d, int cell)
 {
     qc_mask out = 0;
@@ -361,20 +380,22 @@ static void maybe_grow(search_t *s)
     s->private_log2 = log2;
 }
 
-/* Order candidate single-threat moves: count first, then cells. Scores sort descending. */
+/* A candidate single-threat move, its forced reply, and what the child position holds. */
 typedef struct {
     int score;
     uint8_t move, reply;
-    qc_mask theirs; /* defender's threat cells after the reply */
+    qc_mask theirs;          /* defender's threat cells after the reply */
+    qc_mask major, forcing;  /* attacker's major cells and forcing moves there (theirs == 0) */
 } cand_t;
 
 /*
  * Attacker (a) to move with no threat cell of its own; the defender's threat cells are
- * `theirs`; k >= 2 attacker moves allowed. Returns the win length (<= k) with the witness
- * written at s->seq[ply..], or FAIL_BOUNDED (no win within k, a branch was cut by k),
- * FAIL_EXACT (no win at any length) or ABORTED.
+ * `theirs`; k >= 2 attacker moves allowed. When `theirs` is 0, `pre` may hold the
+ * attacker's major cells and forcing moves already computed (else NULL). Returns the win
+ * length (<= k) with the witness written at s->seq[ply..], or FAIL_BOUNDED (no win within
+ * k, a branch was cut by k), FAIL_EXACT (no win at any length) or ABORTED.
  */
-static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, int ply)
+static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, const cand_t *pre, int ply)
 {
     s->nodes++;
     if (s->node_limit && s->nodes > s->node_limit) {
@@ -391,13 +412,6 @@ static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, int pl
     }
     if (theirs & (theirs - 1))
         return FAIL_EXACT; /* two counter-threats: the defender wins first */
-    if (s->tt) {
-        int bound = tt_probe(s->tt, a, d);
-        if (bound == TT_EXACT)
-            return FAIL_EXACT;
-        if (bound >= k)
-            return FAIL_BOUNDED;
-    }
 
     qc_mask singles;
     if (theirs) {
@@ -412,7 +426,13 @@ static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, int pl
         }
         singles = t ? theirs : 0;
     } else {
-        const qc_mask major = qc_major_cells(a, d);
+        qc_mask major;
+        if (pre) {
+            major = pre->major;
+            singles = pre->forcing;
+        } else {
+            major = major_and_forcing(a, d, &singles);
+        }
         if (major) { /* a related pair: the major cell makes a double threat */
             const int m = qc_low(major);
             const qc_mask t = qc_threats_through(a | (1ULL << m), d, m);
@@ -421,15 +441,18 @@ static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, int pl
             s->seq[ply + 2] = (uint8_t)qc_low(t & (t - 1));
             return 2;
         }
-        singles = qc_forcing_moves(a, d);
     }
-    if (!singles) {
-        if (s->tt)
-            tt_store(s->tt, a, d, TT_EXACT);
+    if (!singles)
         return FAIL_EXACT;
-    }
     if (k < 3)
         return FAIL_BOUNDED; /* a single threat needs at least two more attacker moves */
+    if (s->tt) {
+        int bound = tt_probe(s->tt, a, d);
+        if (bound == TT_EXACT)
+            return FAIL_EXACT;
+        if (bound >= k)
+            return FAIL_BOUNDED;
+    }
 
     /* Every move in `singles` makes exactly one threat; the reply is forced. */
     cand_t cands[QC_CELLS];
@@ -449,16 +472,13 @@ static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, int pl
         c->theirs = th;
         /* After the reply: a double threat wins at once (major cells, or the counter-threat
          * block making two threats); otherwise prefer more forcing moves. */
-        int score;
         if (th) {
             const qc_mask tt = qc_threats_through(a2 | th, d2, qc_low(th));
-            score = (tt & (tt - 1)) ? 1000 : tt ? 64 : -1000;
+            c->score = (tt & (tt - 1)) ? 1000 : tt ? 64 : -1000;
         } else {
-            score = qc_major_cells(a2, d2) ? 1000 : 0;
+            c->major = major_and_forcing(a2, d2, &c->forcing);
+            c->score = c->major ? 1000 : c->forcing ? qc_count(c->forcing) : -1000;
         }
-        if (score > -1000 && score < 1000)
-            score += qc_count(qc_forcing_moves(a2, d2));
-        c->score = score;
     }
     /* insertion sort, best first */
     for (int i = 1; i < n; i++) {
@@ -474,8 +494,10 @@ static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, int pl
     int bounded = 0;
     for (int i = 0; i < n; i++) {
         const cand_t *c = &cands[i];
+        if (c->score == -1000)
+            break; /* these children have no move at all: dead ends */
         const qc_mask a2 = a | (1ULL << c->move), d2 = d | (1ULL << c->reply);
-        const int r = node(s, a2, d2, k - 1, c->theirs, ply + 2);
+        const int r = node(s, a2, d2, k - 1, c->theirs, c->theirs ? NULL : c, ply + 2);
         if (r > 0) {
             s->seq[ply] = c->move;
             s->seq[ply + 1] = c->reply;
@@ -529,7 +551,7 @@ int qc_forced_win(qc_mask a, qc_mask d, const qc_search_options *opt, qc_forced_
         result = FAIL_EXACT;
     /* length 1 is settled above; each further length is one deepening iteration */
     for (; result == FAIL_BOUNDED && (!max_length || length <= max_length); length++) {
-        result = node(&s, a, d, length, theirs, 0);
+        result = node(&s, a, d, length, theirs, NULL, 0);
         if (result > 0 || result == ABORTED)
             break;
     }
