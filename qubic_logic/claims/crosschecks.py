@@ -1,0 +1,214 @@
+"""The same figures computed by the Python side (geometry, symmetry, the bitboard core).
+
+Each function returns the figures of one claim under the names its rules file
+uses; the runner holds the declarative result to them. They share no code
+with the rules files: the group comes from :mod:`qubic_logic.symmetry` or a
+line-preserving search, forced wins from the native/Python core.
+
+>>> lines()['lines']
+76
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable
+
+from ..geometry import LINES, LINES_THROUGH, PLANES, PLANE_LINES, PLANES_THROUGH, line_kind
+from ..notation import parse_cell
+from ..position import Position
+from ..symmetry import TRANSFORMS, canonical_masks, cell_orbits
+from . import plane, seedtext
+from .counting import (classes, count_classes, k_subsets, line_automorphisms,
+                       orbit_size_histogram, stabilizer_order)
+
+Figures = dict[str, Any]
+
+
+def lines() -> Figures:
+    kinds = Counter(line_kind(line).replace(" ", "_") for line in LINES)
+    return {"lines": len(LINES), **kinds}
+
+
+def planes() -> Figures:
+    return {"planes": len(PLANES), "lines_per_plane": sorted({len(p) for p in PLANE_LINES})}
+
+
+def prime_cells() -> Figures:
+    count = Counter(len(t) for t in LINES_THROUGH)
+    return {"cells_on_7_lines": count[7], "cells_on_4_lines": count[4],
+            "prime_cells": [c + 1 for c in range(64) if len(LINES_THROUGH[c]) == 7]}
+
+
+def planes_per_cell() -> Figures:
+    count = Counter(len(t) for t in PLANES_THROUGH)
+    return {"cells_in_6_planes": count[6], "cells_in_4_planes": count[4],
+            "six_plane_cells_are_seven_line_cells":
+                all((len(PLANES_THROUGH[c]) == 6) == (len(LINES_THROUGH[c]) == 7) for c in range(64))}
+
+
+def planar_primes() -> Figures:
+    def prime_in(c: int, p: int) -> bool:
+        return sum(c in LINES[i] for i in PLANE_LINES[p]) == 3
+    counts = [sum(prime_in(c, p) for p in PLANES_THROUGH[c]) for c in range(64)]
+    cubic = [len(LINES_THROUGH[c]) == 7 for c in range(64)]
+    return {
+        "cells_prime_in_some_plane": sum(1 for n in counts if n),
+        "primes_planar_prime_in_all_their_planes": sum(
+            1 for c in range(64) if cubic[c] and counts[c] == len(PLANES_THROUGH[c])),
+        "nonprimes_planar_prime_in_exactly_one_plane": sum(
+            1 for c in range(64) if not cubic[c] and counts[c] == 1),
+    }
+
+
+def automorphisms() -> Figures:
+    return {"automorphisms": len(line_automorphisms(64, LINES))}
+
+
+def first_moves() -> Figures:
+    return {"first_move_classes": len(cell_orbits())}
+
+
+def _stabilizer_of_x() -> list[tuple[int, ...]]:
+    return [t for t in TRANSFORMS if {t[0], t[21]} == {0, 21}]
+
+
+def appendix_b() -> Figures:
+    group = _stabilizer_of_x()
+    others = [c for c in range(64) if c not in (0, 21)]
+    pairs = k_subsets(others, 2)
+    total = count_classes(group, pairs)
+    entries = seedtext.appendix_b()
+    seen: dict[tuple, int] = {}
+    duplicates, not_x_1_22 = [], []
+    for e in entries:
+        x1, o1, x2, o2 = (n - 1 for n in e.numbers)
+        if {x1, x2} != {0, 21} or o1 == o2 or {o1, o2} & {0, 21}:
+            not_x_1_22.append(e.line)
+            continue
+        key = canonical_masks(1 << x1 | 1 << x2, 1 << o1 | 1 << o2)[:2]
+        if key in seen:
+            duplicates.append(e.line)
+        seen[key] = e.line
+    return {"classes": total, "listed": len(entries), "listed_distinct": len(seen), "duplicates": duplicates,
+            "not_x_on_1_and_22": not_x_1_22, "missing": total - len(seen)}
+
+
+def _planar_canonical(group, cells) -> tuple:
+    from .counting import canonical
+    return canonical(group, (frozenset(k - 1 for k in cells),))
+
+
+def table_ii() -> Figures:
+    group = plane.plane_group()
+    wrong = []
+    for e in seedtext.table_ii():
+        is_line = plane.two_zero_files(list(e.numbers), at_least=3) > 0
+        if e.label == "three in a row":
+            ok = is_line
+        elif e.label == "unique":
+            ok = not is_line
+        else:
+            target = tuple(int(v) for v in e.label.split())
+            ok = _planar_canonical(group, e.numbers) == _planar_canonical(group, target)
+        if not ok:
+            wrong.append(e.line)
+    prime_triples = [c for c in k_subsets([k - 1 for k in plane.PLANAR_PRIMES], 3)
+                     if not plane.two_zero_files([k + 1 for k in c[0]], at_least=3)]
+    return {"rows": len(seedtext.table_ii()), "rows_correct": len(seedtext.table_ii()) - len(wrong),
+            "wrong_rows": wrong, "unique_classes": count_classes(group, prime_triples)}
+
+
+_CATEGORY = {"three in a row": "three_in_a_row", "no two in a row": "no_two_in_a_row",
+             "no solution": "no_solution", "forced win": "forced_wins"}
+
+
+def table_iv() -> Figures:
+    group = plane.plane_group()
+    found = classes(group, k_subsets(range(16), 3))
+    counts = Counter(_CATEGORY[plane.situation_category([c + 1 for c in key[0]])] for key in found)
+    wrong = []
+    listed = set()
+    for e in seedtext.table_iv():
+        listed.add(_planar_canonical(group, e.numbers))
+        if _CATEGORY[plane.situation_category(list(e.numbers))] != e.label.replace(" ", "_"):
+            wrong.append(e.line)
+    return {"classes": len(found), "listed_distinct": len(listed), "rows_correct": 28 - len(wrong),
+            "wrong_rows": wrong, **counts}
+
+
+def trap_blocks() -> Figures:
+    o = [1, 4, 13]
+    return {"blocking_cells": [k for k in range(1, 17) if k not in o
+                               and plane.forced_win_length(o, [k]) == 0]}
+
+
+def erdos_selfridge() -> Figures:
+    values = {e_index: plane.erdos_selfridge_value(list(e.numbers))
+              for e_index, e in enumerate(seedtext.table_iv(), 1)}
+    return {"undetected_draws": [n for n in range(4, 9) if values[n] >= 16],
+            "values": [[n, v] for n, v in values.items()]}
+
+
+def planes_3_0() -> Figures:
+    d4 = plane.dihedral_group()
+    configs = k_subsets(range(16), 3)
+    found = classes(d4, configs)
+    hist = orbit_size_histogram(d4, configs)
+    tfs = sum(1 for key in found if plane.forced_win_length([c + 1 for c in key[0]], []))
+    return {"configurations": len(configs), "classes": len(found), "eight_symmetry": hist.get(8, 0),
+            "four_symmetry": hist.get(4, 0), "with_tfs": tfs}
+
+
+def planes_3_0_two_zero() -> Figures:
+    d4 = plane.dihedral_group()
+    found = classes(d4, k_subsets(range(16), 3))
+    by_count = Counter(plane.two_zero_files([c + 1 for c in key[0]]) for key in found)
+    four = [key for key, members in found.items() if stabilizer_order(d4, members[0]) == 2]
+    rule = all(bool(plane.forced_win_length([c + 1 for c in key[0]], []))
+               == (plane.two_zero_files([c + 1 for c in key[0]]) in (1, 3)) for key in four)
+    return {f"classes_with_{n}": by_count[n] for n in range(4)} | {"four_symmetry_rule_holds": rule}
+
+
+def planes_4_0() -> Figures:
+    d4 = plane.dihedral_group()
+    configs = k_subsets(range(16), 4)
+    without = [c for c in configs if not plane.two_zero_files([k + 1 for k in c[0]])]
+    with_tfs = all(plane.forced_win_length([k + 1 for k in c[0]], []) > 0
+                   for c in configs if plane.two_zero_files([k + 1 for k in c[0]]))
+    return {"configurations": len(configs), "with_two_zero": len(configs) - len(without),
+            "without_two_zero": len(without), "classes_without_two_zero": count_classes(d4, without),
+            "orbit_sizes_without": [s for s, n in orbit_size_histogram(d4, without).items() for _ in range(n)],
+            "every_one_with_two_zero_has_tfs": with_tfs}
+
+
+def planes_5_0() -> Figures:
+    group = plane.plane_group()
+    found = classes(group, k_subsets(range(16), 5))
+    return {"configurations": sum(len(m) for m in found.values()),
+            "every_one_has_tfs": all(plane.forced_win_length([k + 1 for k in key[0]], []) > 0
+                                     for key in found)}
+
+
+def strong_squares() -> Figures:
+    strong = [c + 1 for c in range(64) if len(LINES_THROUGH[c]) == 7]
+    return {"strong": strong, "strong_count": len(strong), "weak_count": 64 - len(strong)}
+
+
+def sample_game() -> Figures:
+    p = Position()
+    moves = []
+    for _line, human, machine in seedtext.sample_game():
+        moves += [human, machine.lstrip("1") if machine.startswith("1.") else machine]
+    for cell in (parse_cell(m, "hp67") for m in moves):
+        p = p.play(cell)
+    return {"legal": True, "winner": {"x": "human", "o": "machine"}.get(p.winner or "", "none"),
+            "decided_at_move": (len(moves) + 1) // 2}
+
+
+CROSSCHECKS: dict[str, Callable[[], Figures]] = {
+    f.__name__: f for f in (lines, planes, prime_cells, planes_per_cell, planar_primes, automorphisms,
+                            first_moves, appendix_b, table_ii, table_iv, trap_blocks, erdos_selfridge,
+                            planes_3_0, planes_3_0_two_zero, planes_4_0, planes_5_0, strong_squares,
+                            sample_game)
+}

@@ -1,0 +1,153 @@
+"""Run a claim's rules file in its declarative engine and read its figures.
+
+A rules file reports what it computed as ``figure(Name, Value)``: ASP atoms of
+the answer set (or of the last one, when a claim counts answer sets) or Prolog
+solutions. Several values under one name make a list. ASP runs in-process with
+clingo; Prolog runs in a separate ``swipl`` process, so a time limit can stop it
+cleanly.
+
+>>> figures_of([('lines', 76), ('kind', 'a'), ('kind', 'b')])
+{'lines': 76, 'kind': ['a', 'b']}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..errors import EngineUnavailableError, QueryTimeout, RuleError
+
+
+def figures_of(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Group ``(name, value)`` pairs: one value stays a value, several become a sorted list."""
+    grouped: dict[str, list[Any]] = {}
+    for name, value in pairs:
+        grouped.setdefault(name, []).append(value)
+    return {k: v[0] if len(v) == 1 else ordered(v) for k, v in grouped.items()}
+
+
+def ordered(values: list[Any]) -> list[Any]:
+    """Values sorted naturally when comparable, else by their text.
+
+    >>> ordered([4, 13, 1])
+    [1, 4, 13]
+    """
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=repr)
+
+
+def _python_value(symbol) -> Any:
+    import clingo
+
+    if symbol.type == clingo.SymbolType.Number:
+        return symbol.number
+    if symbol.type == clingo.SymbolType.String:
+        return symbol.string
+    if symbol.type == clingo.SymbolType.Function:
+        if not symbol.arguments:
+            return {"true": True, "false": False}.get(symbol.name, symbol.name)
+        args = [_python_value(a) for a in symbol.arguments]
+        return args if not symbol.name else [symbol.name, *args]
+    return str(symbol)
+
+
+def run_asp(files: list[Path], facts: str, count_models: str = "", time_limit: float = 60.0) -> dict[str, Any]:
+    """Ground and solve ASP files plus facts; the figures of the answer set.
+
+    With ``count_models`` every answer set is enumerated and their number is
+    reported under that name (e.g. how many automorphisms exist).
+    """
+    import clingo
+
+    messages: list[str] = []
+    ctl = clingo.Control(["0" if count_models else "1", "--project"] if count_models else ["1"],
+                         logger=lambda code, msg: messages.append(msg))
+    try:
+        for f in files:
+            ctl.load(str(f))
+        ctl.add("base", [], facts)
+        ctl.ground([("base", [])])
+    except RuntimeError as exc:
+        raise RuleError(f"ASP rules {', '.join(f.name for f in files)}: {exc}: {' '.join(messages)[:500]}") from None
+    pairs: list[tuple[str, Any]] = []
+    count = 0
+
+    def on_model(model) -> None:
+        nonlocal count, pairs
+        count += 1
+        pairs = [(str(_python_value(a.arguments[0])), _python_value(a.arguments[1]))
+                 for a in model.symbols(shown=True) if a.match("figure", 2)]
+
+    with ctl.solve(on_model=on_model, async_=True) as handle:
+        if not handle.wait(time_limit):
+            handle.cancel()
+            raise QueryTimeout(f"ASP claim stopped after {time_limit:g} s", partial={"models": count})
+        result = handle.get()
+    if result.unsatisfiable:
+        raise RuleError(f"ASP rules {', '.join(f.name for f in files)} have no answer set; a claim must have one")
+    figures = figures_of(pairs)
+    if count_models:
+        figures[count_models] = count
+    return figures
+
+
+_PROLOG_MAIN = """
+:- use_module(library(http/json)).
+qubic_claim_main :-
+    forall(figure(K, V),
+           ( json_write(current_output, json([name=K, value=V]), [width(0)]), nl )).
+"""
+
+
+def run_prolog(files: list[Path], uses: list[Path], facts: str, time_limit: float = 60.0) -> dict[str, Any]:
+    """Consult Prolog files (after the modules in ``uses``) and collect ``figure(K, V)``."""
+    swipl = shutil.which("swipl")
+    if not swipl:
+        raise EngineUnavailableError("SWI-Prolog (swipl) is not installed; apt-get install swi-prolog-nox")
+    with tempfile.TemporaryDirectory(prefix="qubic-claim-") as tmp:
+        facts_file = Path(tmp, "facts.pl")
+        facts_file.write_text(facts + _PROLOG_MAIN, encoding="utf-8")
+        loads = [f"use_module({_quote(u)})" for u in uses]
+        loads += [f"consult({_quote(facts_file)})"] + [f"consult({_quote(f)})" for f in files]
+        goal = ", ".join(loads) + ", qubic_claim_main"
+        # The goal runs under halt/0 in -g: any error or failure exits with status 1.
+        command = [swipl, "-q", "-f", "none", "-g", goal, "-t", "halt"]
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "LANG": "C.UTF-8"}) as proc:
+            timer = threading.Timer(time_limit, proc.kill)
+            timer.start()
+            try:
+                out, err = proc.communicate()
+            finally:
+                timer.cancel()
+            if proc.returncode == -9:
+                raise QueryTimeout(f"Prolog claim stopped after {time_limit:g} s", partial={})
+    if proc.returncode != 0 or "Warning:" in err:
+        raise RuleError(f"Prolog rules {', '.join(f.name for f in files)} failed (status {proc.returncode}): "
+                        f"{err.strip()[:600] or 'the goal failed'}")
+    pairs = []
+    for line in out.splitlines():
+        if line.startswith("{"):
+            item = json.loads(line)
+            pairs.append((item["name"], _prolog_value(item["value"])))
+    return figures_of(pairs)
+
+
+def _prolog_value(value: Any) -> Any:
+    if value in ("true", "false"):
+        return value == "true"
+    if isinstance(value, list):
+        return [_prolog_value(v) for v in value]
+    return value
+
+
+def _quote(path: Path) -> str:
+    return "'" + str(path).replace("\\", "\\\\").replace("'", "\\'") + "'"
