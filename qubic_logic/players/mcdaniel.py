@@ -1,0 +1,170 @@
+"""``mcdaniel``: McDaniel's game-playing program (seed 003, ch. IV, Fig. 28).
+
+Source: J. W. McDaniel (1975), seed ``003_281b7b4dfe1e32ad.txt``: the
+fixed first two moves (L378, L715), the play loop (L715-727), WHIZ
+(L662-707, :mod:`~qubic_logic.players.whiz`), GENEX and DENEM (L611-613,
+L727), planar traps and their blocking (L396-605, Tables II and IV).
+
+>>> from qubic_logic.notation import parse_mcdaniel
+>>> from qubic_logic.position import Game
+>>> McDaniel().choose(Game(parse_mcdaniel('1-2,22-4'))).cell + 1      # "DENEM chose 27" (L611)
+27
+"""
+
+from __future__ import annotations
+
+from ..bitboard import threat_cells
+from ..geometry import LINE_MASKS, LINES_THROUGH, PLANE_MASKS, PLANES_THROUGH, cells_of
+from ..planes import PLANAR_PRIMES, planar_cell, planar_force, plane_counts
+from ..position import Game, Position, other
+from .base import Move, register
+from .citrenbaum_pdp4 import SEVEN_FILE_CELLS
+from .stored_force import StoredForce
+from .whiz import Whiz
+
+CUBIC_PRIMES: tuple[int, ...] = SEVEN_FILE_CELLS
+"""McDaniel's 16 prime cells 1, 4, 13, 16, 22, 23, 26, 27, 38, 39, 42, 43, 49, 52, 61, 64 (L221)."""
+
+
+def planar_traps(a: int, d: int) -> list[int]:
+    """Planes where ``a`` "commands a plane from which he can force a win" (L611).
+
+    A planar trap (L396, L485-487): ``a`` holds three or more cells of the
+    plane, ``d`` at most one, and ``a`` can force a win within the context of
+    the plane. McDaniel matched two patterns (Fig. 20); we run the planar
+    search on the isolated plane, which agrees with all 28 situations of his
+    Table IV.
+
+    >>> from qubic_logic.notation import parse_position
+    >>> p = parse_position('1-2,22-4,27-3')
+    >>> [plane + 1 for plane in planar_traps(p.x, p.o)]
+    [17]
+    """
+    traps = []
+    for plane in range(18):
+        own, opp = plane_counts(a, d, plane)
+        if own >= 3 and opp <= 1 and planar_force(a, d, plane, isolated=True) is not None:
+            traps.append(plane)
+    return traps
+
+
+def denem_key(a: int, d: int, cell: int) -> tuple[int, int, int]:
+    """DENEM's preference for ``cell``: "a plane that contains other markers for X
+    and as few markers for O as is possible" (L611).
+
+    Own cells counted over the planes through ``cell`` that hold no opponent
+    cell, then fewer opponent cells over all its planes, then the lower cell.
+    """
+    own = sum((a & PLANE_MASKS[p]).bit_count() for p in PLANES_THROUGH[cell] if not d & PLANE_MASKS[p])
+    opp = sum((d & PLANE_MASKS[p]).bit_count() for p in PLANES_THROUGH[cell])
+    return own, -opp, -cell
+
+
+def _makes_three(a: int, d: int, cell: int) -> bool:
+    return any(
+        not LINE_MASKS[i] & d and (LINE_MASKS[i] & a).bit_count() == 2 for i in LINES_THROUGH[cell]
+    )
+
+
+def denem(a: int, d: int) -> Move:
+    """DENEM's "stay away" move: the best prime cell by :func:`denem_key` (L611-613, L727).
+
+    It builds planar traps, so cells that only make a three in a row (a force
+    the defender simply blocks) are passed over; with no such prime left it
+    takes any vacant cell on the same terms.
+    """
+    vacant = [c for c in range(64) if not (a | d) >> c & 1]
+    quiet = [c for c in vacant if not _makes_three(a, d, c)] or vacant
+    pool = [c for c in quiet if c in CUBIC_PRIMES] or quiet
+    cell = max(pool, key=lambda c: denem_key(a, d, c))
+    plane = max(
+        PLANES_THROUGH[cell],
+        key=lambda p: (not d & PLANE_MASKS[p], (a & PLANE_MASKS[p]).bit_count()),
+    )
+    own = (a & PLANE_MASKS[plane]).bit_count()
+    return Move(cell, f"DENEM: stays away, prime cell in plane {plane + 1} ({own} own, no opponent cell)")
+
+
+def genex(a: int, d: int) -> Move:
+    """GENEX: block the opponent's planar traps, else DENEM (L611, L727).
+
+    "By placing a marker in any available planar prime, X can block the win"
+    (L605): among the trap planes' free planar primes, the one that leaves
+    the fewest traps, then DENEM's preference.
+    """
+    traps = planar_traps(d, a)
+    if not traps:
+        return denem(a, d)
+    free = ~(a | d)
+    best = None
+    for plane in traps:
+        for cell in cells_of(PLANAR_PRIMES[plane] & free):
+            key = (-len(planar_traps(d, a | 1 << cell)), denem_key(a, d, cell))
+            if best is None or key > best[0]:
+                best = (key, cell, plane)
+    if best is None:  # no planar prime left: any cell of the first trap plane
+        plane = traps[0]
+        cell = max(cells_of(PLANE_MASKS[plane] & free), key=lambda c: denem_key(a, d, c))
+        best = ((0, denem_key(a, d, cell)), cell, plane)
+    _, cell, plane = best
+    return Move(cell, f"GENEX: blocks a planar trap in plane {plane + 1} (planar cell {planar_cell(plane, cell)})")
+
+
+@register("mcdaniel", "McDaniel 1975: fixed opening 1 then 22 (13), WHIZ force search, GENEX/DENEM")
+class McDaniel:
+    """McDaniel's program (seed 003 L715-727), playing either side.
+
+    1. Continue a WHIZ solution while the opponent blocks as planned
+       (a stored solution is "played as specified", L621).
+    2. As X, the fixed opening: cell 1, then 22 — or 13 if O took 22 (L378).
+    3. WHIZ: if the side to move has a forced win by forces and blocks, start it.
+    4. Block the opponent's three in a row (the program only considers moves
+       that "block direct threats, build traps or force", L374).
+    5. GENEX: block a planar trap of the opponent; else DENEM's stay-away move.
+
+    The disk of stored solutions (L715) is not available; WHIZ, which "will
+    find" any solution, stands in for it, within ``time_limit`` seconds per
+    move (default 1.0). As O the same loop runs from O's side.
+    """
+
+    name = "mcdaniel"
+
+    def __init__(self, seed: int | None = None, time_limit: float | None = 1.0) -> None:
+        self.time_limit = time_limit
+        self.memory = StoredForce()
+
+    def choose(self, game: Game) -> Move:
+        position = game.position
+        planned = self.memory.next(game.moves)
+        if planned is not None and position.at(planned[0]) == ".":
+            return Move(planned[0], f"continues {planned[1]}")
+        fixed = self._opening(game)
+        if fixed is not None:
+            return fixed
+        me = position.to_move
+        a, d = position.mask(me), position.mask(other(me))
+        solution = Whiz(a, d, self.time_limit).solve()
+        if solution is not None:
+            if len(solution) == 1:
+                return Move(solution[0], "makes four in a row")
+            moves = len(solution) // 2 + 1
+            self.memory.store(game.moves, solution, f"the WHIZ solution (a win in {moves} moves)")
+            return Move(solution[0], f"WHIZ: starts a forced win in {moves} moves")
+        theirs = threat_cells(d, a)
+        if theirs:
+            return Move((theirs & -theirs).bit_length() - 1, "blocks a three in a row")
+        return genex(a, d)
+
+    @staticmethod
+    def _opening(game: Game) -> Move | None:
+        moves = game.moves
+        if not moves:
+            return Move(0, "opens in cell 1 (a prime cell)")
+        if len(moves) == 2:
+            if moves[1] == 21:
+                return Move(12, "second move: 13, since O took 22")
+            return Move(21, "second move: 22 (cells 1 and 22 survive evisceration)")
+        return None
+
+
+__all__ = ["CUBIC_PRIMES", "McDaniel", "denem", "denem_key", "genex", "planar_traps"]
