@@ -186,8 +186,8 @@ def cross_table(records: Iterable[GameRecord], names: list[str]) -> str:
     >>> print(cross_table([GameRecord('a', 'b', [0], 'x', {'x': 0, 'o': 0})], ['a', 'b']))
     | X vs O | a | b | X score |
     |---|---|---|---|
-    | **a** | · | 1-0-0 | 1-0-0 |
-    | **b** |  | · | 0-0-0 |
+    | **a** | - | 1-0-0 | 1-0-0 |
+    | **b** |  | - | 0-0-0 |
     """
     records = list(records)
     head = "| X vs O | " + " | ".join(names) + " | X score |"
@@ -196,7 +196,7 @@ def cross_table(records: Iterable[GameRecord], names: list[str]) -> str:
         cells, tot = [], [0, 0, 0]
         for b in names:
             if a == b:
-                cells.append("·")
+                cells.append("-")
                 continue
             gs = [g for g in records if g.x == a and g.o == b]
             w = sum(g.result == "x" for g in gs)

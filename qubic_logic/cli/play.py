@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     for name in (args.x, args.o):
         if name != HUMAN:
             get_player(name)  # an unknown name fails before the game starts
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)  # messages wrap in the terminal, not by rich
     try:
         session = Session(args, console)
     except OSError as exc:

@@ -1,0 +1,154 @@
+"""``qubic play`` (a human game through tmux), ``qubic reply`` and ``qubic match``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from qubic_logic.cli import main
+from qubic_logic.cli._game import parse_game
+from qubic_logic.match import SeriesResult, cross_table, run_games, schedule
+from qubic_logic.notation import format_cell, parse_cell
+from qubic_logic.players import get_player
+from qubic_logic.position import Position
+
+# The seed's sample game (seed 004, L309-319): the human's moves; the HP-67 answers and wins.
+ALAN = ".231 .414 .243 .324 .212 .133 .332 .214 .411 .413".split()
+QUBIC = [sys.executable, "-m", "qubic_logic.cli"]
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+class Tmux:
+    """A private tmux server running one command in a wide window."""
+
+    def __init__(self, command: list[str]) -> None:
+        self.socket = f"qubic-test-{uuid.uuid4().hex[:8]}"
+        self._tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "play", " ".join(command))
+
+    def _tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True,
+                              capture_output=True, text=True).stdout
+
+    def send(self, text: str) -> None:
+        self._tmux("send-keys", "-t", "play", "-l", text)
+        self._tmux("send-keys", "-t", "play", "Enter")
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-t", "play", "-p", "-J", "-S", "-3000")
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} did not appear; screen:\n{self.screen()}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (make setup installs it)")
+def test_human_game_in_tmux_ends_with_the_right_result_message(tmp_path):
+    save = tmp_path / "game.txt"
+    # keep the pane open after qubic exits so its last lines can be read
+    term = Tmux(["sh", "-c", f"'{' '.join(QUBIC)} play --x human --o hp67 --notation hp67; sleep 30'"])
+    try:
+        term.wait_for("X (human) to move>")
+        term.send("9x9")  # bad input: re-prompts with what is expected
+        term.wait_for("expected a move (e.g. .222), undo, hint")
+        term.send(ALAN[0])
+        term.wait_for("O (hp67) plays .322")
+        term.send("undo")
+        term.send("hint")
+        term.wait_for("X has no forced win by threat sequence")
+        for move in ALAN[:-1]:
+            term.send(move)
+        term.send(f"save {save}")
+        term.wait_for(f"saved 18 moves to {save}")
+        term.send(ALAN[-1])
+        screen = term.wait_for("wins on")
+    finally:
+        term.close()
+    # an independent check of the result: replay the seed's game and ask the position
+    moves = [parse_cell(m) for m in ".231 .322 .414 .142 .243 .323 .324 .144 .212 .111 .133 .434 "
+             ".332 .422 .214 .233 .411 .143 .413 .141".split()]
+    final = Position.from_cells(moves)
+    line = " ".join(format_cell(c, "hp67") for c in final.winning_line)
+    assert final.winner == "o"
+    assert f"O (hp67) wins on {line} after 20 moves." in screen
+    assert parse_game(save.read_text()).moves == moves[:18]
+
+
+def test_play_leaves_cleanly_at_end_of_input():
+    done = subprocess.run([*QUBIC, "play", "--o", "greedy"], input="42x\n", capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "expected a move" in done.stdout and "game left after 0 moves" in done.stdout
+
+
+def test_play_engines_against_each_other_report_the_result():
+    done = subprocess.run([*QUBIC, "play", "--x", "patashnik", "--o", "hp67"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "X (patashnik) wins on" in done.stdout
+
+
+def test_reply_json_is_the_players_choice(capsys):
+    code, out, _ = run_cli(capsys, "reply", "hp67", ".231", "--json")
+    reply = json.loads(out)
+    expected = get_player("hp67").choose(parse_game(".231"))
+    assert code == 0 and reply["move"] == expected.cell and reply["explanation"] == expected.explanation
+    assert format_cell(reply["move"], "hp67") == ".322"  # the seed's first answer
+
+
+def test_reply_rejects_unknown_players_and_finished_games(capsys):
+    code, _, err = run_cli(capsys, "reply", "nobody", "1,")
+    assert code == 2 and "unknown player 'nobody'" in err
+    code, _, err = run_cli(capsys, "reply", "greedy", "moves:0,16,1,17,2,18,3")
+    assert code == 2 and "already over" in err
+
+
+def test_match_processes_give_the_same_games_as_one_process():
+    tasks = schedule("greedy", "random", 4, True, seed=3)
+    one, complete1 = run_games(tasks, jobs=1)
+    two, complete2 = run_games(tasks, jobs=2)
+    assert complete1 and complete2
+    assert [(g.x, g.o, g.moves, g.result) for g in one] == [(g.x, g.o, g.moves, g.result) for g in two]
+    result = SeriesResult("greedy", "random", one)
+    wins = sum(g.result == ("x" if g.x == "greedy" else "o") for g in one)
+    assert sum(result.score("greedy", s)[0] for s in ("x", "o")) == wins
+
+
+def test_match_cli_saves_every_game(capsys, tmp_path):
+    save = tmp_path / "games.json"
+    code, out, _ = run_cli(capsys, "match", "hp67", "greedy", "--games", "3", "--swap-sides",
+                           "--save", str(save))
+    games = json.loads(save.read_text())["games"]
+    assert code == 0 and len(games) == 3 and "hp67 v greedy: 3 games" in out
+    for g in games:
+        p = Position.from_cells(g["moves"])
+        assert g["result"] == (p.winner or "draw")
+
+
+def test_round_robin_cross_table_counts_every_game(capsys, tmp_path):
+    table = tmp_path / "cross.md"
+    code, out, _ = run_cli(capsys, "match", "--round-robin", "random", "greedy", "hp67",
+                           "--games", "2", "--table", str(table))
+    rows = [r for r in table.read_text().splitlines() if r.startswith("| **")]
+    assert code == 0 and len(rows) == 3 and table.read_text() in out + "\n"
+    totals = [tuple(map(int, r.rstrip(" |").rsplit("| ", 1)[1].split("-"))) for r in rows]
+    assert all(sum(t) == 4 for t in totals)  # 2 opponents x 2 games as X
+    assert cross_table([], ["a"]).count("\n") == 2
