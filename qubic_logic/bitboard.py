@@ -231,7 +231,10 @@ def threat_scan_batch(pairs: list[tuple[int, int]], repeat: int = 1) -> int:
         if not isinstance(pair, tuple) or len(pair) != 2:
             raise ValueError(f"pairs[{i}] is not an (a, d) tuple")
         _check(*pair)
-    return repeat * sum(1 for a, d in pairs if _threat_cells(a, d))
+    hits = 0
+    for _ in range(repeat):
+        hits += sum(1 for a, d in pairs if _threat_cells(a, d))
+    return hits
 
 
 def canonical(x: int, o: int) -> tuple[int, int, int]:

@@ -1,0 +1,37 @@
+"""The benchmark runner finds its sections and the core section runs end to end (quick sets)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from qubic_logic import bench
+from qubic_logic.bench.__main__ import main
+from qubic_logic.core import NATIVE
+
+
+def test_sections_are_discovered():
+    assert "core" in bench.sections()
+    assert all(not name.startswith("_") for name in bench.sections())
+    with pytest.raises(KeyError, match="unknown benchmark section"):
+        bench.load("nope")
+
+
+def test_unknown_section_is_an_error(capsys):
+    assert main(["nope"]) == 2
+    assert "unknown benchmark section" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(NATIVE is None, reason="the native core is not built")
+def test_core_section_measures_both_cores():
+    out = io.StringIO()
+    results = bench.load("core").run(Console(file=out, width=100), quick=True)
+    text = out.getvalue()
+    assert "Threat scans per second" in text and "Forced-win queries" in text
+    scans = results["scans"]
+    assert scans["native"]["batch"] > scans["python"]["batch"] > 0
+    for row in results["forced_win"].values():
+        assert row["queries"] > 0 and row["longest"] >= 3
+        assert row["ratio_total"] > 1  # the native core is faster than the fallback
