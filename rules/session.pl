@@ -6,11 +6,11 @@ JSON text (64-bit masks do not fit through pyswip's integer conversion).
 Used by qubic_logic.engines.prolog; users need not load it.
 
 ==
-?- qubic_run("X = 1 ; X = 2", 0, 0, Json, Status).
-Json = '[{"X":1},{"X":2}]', Status = ok.
+?- qubic_run("X = 1 ; X = 2", 0, 0, Json, Status, Message).
+Json = '[{"X":1},{"X":2}]', Status = ok, Message = ''.
 ==
 */
-:- module(session, [qubic_load/2, qubic_run/5]).
+:- module(session, [qubic_load/2, qubic_run/6]).
 :- use_module(library(time)).
 
 :- dynamic captured/1.
@@ -43,17 +43,17 @@ message_to_codes_safe(E, Text) :-
 message_to_codes_safe(E, Text) :-
     term_string(E, Text).
 
-%!  qubic_run(+GoalText, +Seconds, +Max, -Json, -Status) is det.
+%!  qubic_run(+GoalText, +Seconds, +Max, -Json, -Status, -Message) is det.
 %   Run the goal GoalText in module user (all solutions, at most Max when
 %   Max > 0, within Seconds when Seconds > 0). Json is a JSON array with one
 %   object per solution mapping variable names to values; Status is ok,
-%   timeout or error(Message).
-qubic_run(GoalText, Seconds, Max, Json, Status) :-
-    catch(run(GoalText, Seconds, Max, Solutions, Status), E,
-          ( Solutions = [], error_status(E, Status) )),
+%   timeout or error, and Message the text of the error ('' otherwise).
+qubic_run(GoalText, Seconds, Max, Json, Status, Message) :-
+    catch(( run(GoalText, Seconds, Max, Solutions), Status = ok, Message = '' ), E,
+          ( Solutions = [], error_status(E, Status, Message) )),
     solutions_json(Solutions, Json).
 
-run(GoalText, Seconds, Max, Solutions, ok) :-
+run(GoalText, Seconds, Max, Solutions) :-
     term_string(Goal, GoalText, [variable_names(Bindings)]),
     Find = findall(Bindings, limited(Max, user:Goal), Solutions),
     (   Seconds > 0 -> call_with_time_limit(Seconds, Find) ; call(Find) ).
@@ -61,8 +61,11 @@ run(GoalText, Seconds, Max, Solutions, ok) :-
 limited(0, Goal) :- !, call(Goal).
 limited(Max, Goal) :- limit(Max, Goal).
 
-error_status(time_limit_exceeded, timeout) :- !.
-error_status(E, error(Text)) :- message_to_codes_safe(E, Text).
+error_status(time_limit_exceeded, timeout, '') :- !.
+error_status(error(Formal, _), error, Message) :- !,     % drop the context (this bridge)
+    message_to_codes_safe(error(Formal, _), Text), atom_string(Message, Text).
+error_status(E, error, Message) :-
+    message_to_codes_safe(E, Text), atom_string(Message, Text).
 
 solutions_json(Solutions, Json) :-
     maplist(solution_json, Solutions, Parts),

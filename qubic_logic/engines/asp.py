@@ -147,6 +147,8 @@ def search(
                 return result
             continue
         lits.append(found.literal if truth else -found.literal)
+    if deadline is not None and time.monotonic() >= deadline:
+        raise QueryTimeout(f"asp engine (clingo): no answer within the time limit of {time_limit} s", partial=result)
     with ctl.solve(on_model=on_model, async_=True, assumptions=lits) as handle:
         remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
         if not handle.wait(remaining):

@@ -36,7 +36,7 @@ INSTALL_HINT = "install SWI-Prolog with `apt-get install swi-prolog-nox` (Debian
 
 _LOCK = threading.RLock()
 _prolog: Any = None
-_loaded: set[str] = set()
+_home: threading.Thread | None = None  # the thread that started Prolog
 
 
 def _quote(text: str) -> str:
@@ -46,13 +46,13 @@ def _quote(text: str) -> str:
 
 def _start() -> Any:
     """Import pyswip (starting SWI-Prolog) and load the project's rules, once."""
-    global _prolog
+    global _prolog, _home
     if _prolog is None:
         try:
             from pyswip import Prolog
         except Exception as exc:  # pyswip raises several kinds when libswipl is missing
             raise EngineUnavailableError(f"the prolog engine needs SWI-Prolog ({exc}); {INSTALL_HINT}") from None
-        _prolog = Prolog
+        _prolog, _home = Prolog, threading.current_thread()
         session = rule_path("session", "pl")
         list(Prolog.query(f"load_files(user:{_quote(str(session))}, [if(not_loaded)])"))
         for name in CORE_RULES:
@@ -69,7 +69,14 @@ def _load(path: Path) -> None:
     errors = [_text(e) for e in answer["Errors"]]
     if errors:
         raise RuleError(f"Prolog rules do not load: {'; '.join(errors)}")
-    _loaded.add(str(path))
+
+
+def _release_thread_engine() -> None:
+    """Give back the Prolog engine pyswip attached to a thread other than the starting one."""
+    if _home is not None and threading.current_thread() is not _home:
+        from pyswip.core import _lib
+
+        _lib.PL_thread_destroy_engine()
 
 
 def _text(value: Any) -> str:
@@ -88,30 +95,31 @@ def query(
 
     The project's rules (geometry, threats, forcing) are always loaded;
     ``files`` are loaded too (reloaded when changed). ``position`` replaces the
-    facts ``x/1``, ``o/1``. Values: integers and lists stay as they are, atoms
+    facts ``x/1``, ``o/1`` (None: the empty board). Values: integers and lists stay as they are, atoms
     and strings become ``str``, other terms their text. Variables starting with
     ``_`` are not reported. ``max_solutions`` > 0 stops after that many.
     Raises :class:`QueryTimeout` past ``time_limit`` seconds, :class:`RuleError`
     for a goal or file that does not load or run.
     """
     with _LOCK:
-        prolog = _start()
-        for path in files:
-            _load(Path(path))
-        if position is not None:
-            xs, os_ = cells_of(position.x), cells_of(position.o)
+        try:
+            prolog = _start()
+            for path in files:
+                _load(Path(path))
+            xs, os_ = (cells_of(position.x), cells_of(position.o)) if position is not None else ([], [])
             list(prolog.query(f"threats:set_position({xs}, {os_})"))
-        seconds = float(time_limit) if time_limit else 0
-        (answer,) = list(prolog.query(
-            f"session:qubic_run({_quote(goal)}, {seconds}, {int(max_solutions)}, Json, Status)"
-        ))
-    status = answer["Status"]
-    if isinstance(status, (str, bytes)) or not hasattr(status, "args"):
-        status_text = _text(status)
-        if status_text == "timeout":
-            raise QueryTimeout(f"prolog engine (SWI-Prolog): no answer within the time limit of {time_limit} s")
-        return json.loads(_text(answer["Json"]))
-    raise RuleError(f"Prolog goal {goal!r} failed with an error: {_text(status.args[0])}")
+            seconds = float(time_limit) if time_limit else 0
+            (answer,) = list(prolog.query(
+                f"session:qubic_run({_quote(goal)}, {seconds}, {int(max_solutions)}, Json, Status, Message)"
+            ))
+        finally:
+            _release_thread_engine()
+    status = _text(answer["Status"])
+    if status == "timeout":
+        raise QueryTimeout(f"prolog engine (SWI-Prolog): no answer within the time limit of {time_limit} s")
+    if status == "error":
+        raise RuleError(f"Prolog goal {goal!r} raised an error: {_text(answer['Message'])}")
+    return json.loads(_text(answer["Json"]))
 
 
 class PrologEngine(Engine):
