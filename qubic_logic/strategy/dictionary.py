@@ -108,6 +108,21 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
             raise DataFormatError(f"{path}: not ASCII text ({exc.reason}); expected a dictionary") from None
         return cls.parse(text, str(path))
 
+    @property
+    def root(self) -> Position:
+        """Where play starts: the position on a ``root:`` header line, else the empty board.
+
+        >>> StrategyDictionary.parse("root: x14o\\n---\\n").root.count
+        2
+        """
+        for line in self.header:
+            if line.startswith("root:"):
+                try:
+                    return parse_patashnik(line[5:].strip())
+                except QubicError as exc:
+                    raise DataFormatError(f"header line {line!r}: {exc}") from None
+        return Position()
+
     # ------------------------------------------------------------------ writing
 
     def dumps(self) -> str:

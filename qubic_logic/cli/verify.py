@@ -1,0 +1,154 @@
+"""``qubic verify dictionary FILE``: does the strategy win against every reply?
+
+``qubic verify certificate FILE --check-with asp`` re-checks a saved
+certificate's witnesses with the declarative rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..notation import format_patashnik
+from ..strategy.certificate import load_certificate, write_certificate
+from ..strategy.dictionary import StrategyDictionary
+from ..strategy.verify import RULES, Verification, verify
+from ..strategy.witness_check import CHECKERS, check_witnesses
+from ._common import _position, json_arg, print_json
+
+RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
+             "forced": "(4) forced win"}
+
+
+def _progress_bar(console: Console) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console, transient=True)
+
+
+class _Tasks:
+    """A rich progress bar per phase, fed by the (phase, done, total) callbacks."""
+
+    def __init__(self, bar: Progress) -> None:
+        self.bar = bar
+        self.tasks: dict[str, int] = {}
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if phase not in self.tasks:
+            self.tasks[phase] = self.bar.add_task(phase, total=total)
+        self.bar.update(self.tasks[phase], completed=done, total=total)
+
+
+def _check(witnesses, args, tasks) -> dict:
+    start = time.monotonic()
+    rejected = check_witnesses(witnesses, args.check_with, jobs=args.jobs or os.cpu_count() or 1,
+                               time_limit=args.time_limit, progress=tasks)
+    return {"checker": args.check_with, "witnesses": len(witnesses), "rejected": len(rejected),
+            "first_rejected": [{"position": format_patashnik(witnesses[i].position),
+                                "witness": list(witnesses[i].sequence), "step": step, "reason": reason}
+                               for i, step, reason in rejected[:10]],
+            "seconds": round(time.monotonic() - start, 3)}
+
+
+def _print_verification(v: Verification, source: str) -> None:
+    print(f"{source}: {v.verdict.upper()} — {v.root.to_move.upper()} to move at "
+          f"{format_patashnik(v.root) or 'the empty board'} wins by the dictionary"
+          if v.verdict == "verified" else f"{source}: {v.verdict.upper()}")
+    print(f"  {v.positions:,} positions up to symmetry with {v.root.to_move.upper()} to move "
+          f"({v.defender_positions:,} after its move), {v.seconds:.2f} s on {v.jobs} "
+          f"{'core' if v.jobs == 1 else 'cores'} [{v.engine}], "
+          f"{v.positions / max(v.seconds, 1e-9):,.0f} positions/s")
+    for rule in RULES:
+        print(f"  {RULE_TEXT[rule]:<22} {v.by_rule[rule]:>9,}")
+    longest = v.longest_witness
+    if longest:
+        print(f"  longest forced sequence needed: {v.longest} moves, at {format_patashnik(longest.position)}")
+    if v.unsettled:
+        print(f"  {v.unsettled:,} rule-(4) positions not settled within the time limit")
+    for f in v.failures[:20]:
+        print(f"  FAILS at {format_patashnik(f.position)}: {f.reason}; reached by moves "
+              f"{','.join(map(str, f.moves)) or '(the root)'}")
+    if len(v.failures) > 20:
+        print(f"  ... and {len(v.failures) - 20} more failures (see --json)")
+
+
+def run_dictionary(args: argparse.Namespace) -> int:
+    dictionary = StrategyDictionary.load(args.file)
+    root = args.root if args.root is not None else dictionary.root
+    err = Console(stderr=True)
+    with _progress_bar(err) as bar:
+        tasks = _Tasks(bar)
+        v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=args.time_limit,
+                   progress=tasks)
+        check = _check(v.witnesses, args, tasks) if args.check_with else None
+    if args.certificate:
+        write_certificate(v, args.certificate, args.file)
+    if args.json:
+        out = v.to_json()
+        if check:
+            out["check"] = check
+        if args.certificate:
+            out["certificate"] = args.certificate
+        print_json(out)
+    else:
+        _print_verification(v, args.file)
+        if check:
+            _print_check(check)
+        if args.certificate:
+            print(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
+    return 0 if v.verdict == "verified" and not (check and check["rejected"]) else 1
+
+
+def _print_check(check: dict) -> None:
+    verdict = "all pass" if not check["rejected"] else f"{check['rejected']:,} REJECTED"
+    print(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
+          f"({check['seconds']:.1f} s)")
+    for r in check["first_rejected"]:
+        print(f"    {r['position']} {','.join(map(str, r['witness']))}: step {r['step']} {r['reason']}")
+
+
+def run_certificate(args: argparse.Namespace) -> int:
+    witnesses = load_certificate(args.file)
+    with _progress_bar(Console(stderr=True)) as bar:
+        check = _check(witnesses, args, _Tasks(bar))
+    if args.json:
+        print_json(check)
+    else:
+        print(f"{args.file}:")
+        _print_check(check)
+    return 0 if not check["rejected"] else 1
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs", type=int, default=None, metavar="J",
+                        help="worker processes (default: every core)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds before giving up")
+    json_arg(parser)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("verify", help="verify a strategy dictionary (Patashnik's format) or a certificate")
+    what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
+
+    d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")
+    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's format")
+    d.add_argument("--root", type=_position, default=None, metavar="POSITION",
+                   help="where play starts (default: the file's 'root:' header line, else the empty board)")
+    d.add_argument("--check-with", choices=CHECKERS, default=None,
+                   help="re-check every forced-win witness with the ASP or Prolog rules (or the referee)")
+    d.add_argument("--certificate", metavar="OUT", default=None,
+                   help="write every rule-(4) position with its witness to OUT")
+    d.add_argument("--engine", choices=["auto", "native", "python"], default="auto",
+                   help="traversal and forced-win search (default auto: native when built)")
+    _common(d)
+    d.set_defaults(func=run_dictionary)
+
+    c = what.add_parser("certificate", help="re-check the witnesses of a certificate")
+    c.add_argument("file", metavar="FILE", help="a certificate written by --certificate")
+    c.add_argument("--check-with", choices=CHECKERS, default="asp", help="the checker (default asp)")
+    _common(c)
+    c.set_defaults(func=run_certificate)
+

@@ -1,0 +1,149 @@
+"""Re-check forced-win witnesses independently: declarative rules or the Python referee.
+
+``rules/witness.lp`` (clingo) and ``rules/witness.pl`` (SWI-Prolog) state
+DESIGN.md §3 as rules over a position and a witness sequence; many
+witnesses go to one solver call. ``referee`` replays each witness in
+:func:`qubic_logic.referee.replay_forced_win`. This is the second checker
+McCarthy asked of Patashnik's proof (1980).
+
+>>> from qubic_logic.position import Position
+>>> ok = Witness(Position.from_cells([0, 16, 1, 17, 2, 18]), (3,))
+>>> bad = Witness(Position.from_cells([0, 16, 1, 17, 2, 18]), (4,))
+>>> check_witnesses([ok, bad], 'asp')
+[(1, 1, 'must_complete_four')]
+>>> check_witnesses([ok, bad], 'prolog')
+[(1, 1, 'must_complete_four')]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import re
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, Sequence
+
+from ..errors import IllegalMoveError, QubicError, QueryTimeout
+from ..geometry import cells_of
+from ..position import other
+from ..referee import replay_forced_win
+from .verify import Witness
+
+CHECKERS = ("asp", "prolog", "referee")
+_ERROR = re.compile(r"witness_error\((\d+),(\d+),(\w+)\)")
+_OK = re.compile(r"witness_ok\((\d+)\)")
+
+
+def _masks(w: Witness) -> tuple[int, int]:
+    side = w.position.to_move
+    return w.position.mask(side), w.position.mask(other(side))
+
+
+def _check_asp(batch: Sequence[Witness], time_limit: float | None) -> list[tuple[int, int, str]]:
+    from ..engines.asp import solve
+
+    facts = []
+    for i, w in enumerate(batch):
+        a, d = _masks(w)
+        facts += [f"att({i},{c})." for c in cells_of(a)]
+        facts += [f"def({i},{c})." for c in cells_of(d)]
+        facts += [f"move({i},{k},{c})." for k, c in enumerate(w.sequence, start=1)]
+    result = solve("\n".join(facts), rules=("geometry", "witness"), time_limit=time_limit)
+    atoms = result.atoms[0]
+    errors: dict[int, tuple[int, str]] = {}
+    for m in map(_ERROR.fullmatch, atoms):
+        if m:
+            p, step = int(m.group(1)), int(m.group(2))
+            errors[p] = min(errors.get(p, (step, m.group(3))), (step, m.group(3)))
+    decided = {int(m.group(1)) for m in map(_OK.fullmatch, atoms) if m} | set(errors)
+    if len(decided) != len(batch):
+        raise QubicError(f"witness.lp decided {len(decided)} of {len(batch)} witnesses; expected all")
+    return [(p, *errors[p]) for p in sorted(errors)]
+
+
+def _check_prolog(batch: Sequence[Witness], time_limit: float | None) -> list[tuple[int, int, str]]:
+    from ..engines.prolog import query
+    from ..engines.rulefiles import rule_path
+
+    problems = ",".join(
+        f"w({i},{a},{d},{list(w.sequence)})" for i, w in enumerate(batch) for a, d in [_masks(w)]
+    )
+    (answer,) = query(f"witness:check_witnesses([{problems}], Errors)", [rule_path("witness", "pl")],
+                      time_limit=time_limit)
+    return [(int(p), int(step), str(reason)) for p, step, reason in answer["Errors"]]
+
+
+def _check_referee(batch: Sequence[Witness], time_limit: float | None) -> list[tuple[int, int, str]]:
+    out = []
+    for i, w in enumerate(batch):
+        try:
+            replay_forced_win(w.position, w.sequence)
+        except IllegalMoveError as exc:
+            out.append((i, 0, str(exc)))
+    return out
+
+
+_RUN = {"asp": _check_asp, "prolog": _check_prolog, "referee": _check_referee}
+
+
+def check_batch(checker: str, batch: Sequence[Witness], time_limit: float | None) -> list[tuple[int, int, str]]:
+    """One solver call over ``batch``: the rejected ``(index in batch, step, reason)``."""
+    return _RUN[checker](batch, time_limit)
+
+
+def check_witnesses(
+    witnesses: Sequence[Witness],
+    checker: str,
+    *,
+    batch: int = 2000,
+    jobs: int = 1,
+    time_limit: float | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[tuple[int, int, str]]:
+    """Witnesses the ``checker`` rejects, as ``(index, step, reason)`` (empty: all pass).
+
+    Batches of ``batch`` witnesses go to ``jobs`` worker processes (fresh
+    interpreters, so each starts its own solver). Raises
+    :class:`QueryTimeout` past ``time_limit`` seconds for the whole check.
+    """
+    if checker not in _RUN:
+        raise QubicError(f"unknown checker {checker!r}; expected one of {', '.join(CHECKERS)}")
+    deadline = time.monotonic() + time_limit if time_limit else None
+    starts = list(range(0, len(witnesses), batch))
+    rejected: list[tuple[int, int, str]] = []
+    done = 0
+
+    def left() -> float | None:
+        if deadline is None:
+            return None
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise QueryTimeout(f"{checker}: {done} of {len(witnesses)} witnesses checked within "
+                               f"{time_limit} s", partial=rejected)
+        return remaining
+
+    def collect(start: int, found: list[tuple[int, int, str]]) -> None:
+        nonlocal done
+        rejected.extend((start + i, step, reason) for i, step, reason in found)
+        done += len(witnesses[start : start + batch])
+        if progress:
+            progress(f"check with {checker}", done, len(witnesses))
+
+    if jobs <= 1 or len(starts) <= 1:
+        for start in starts:
+            collect(start, check_batch(checker, witnesses[start : start + batch], left()))
+    else:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures = [(s, pool.submit(check_batch, checker, witnesses[s : s + batch], left())) for s in starts]
+            try:
+                for start, future in futures:
+                    collect(start, future.result(timeout=left()))
+            except TimeoutError:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise QueryTimeout(f"{checker}: {done} of {len(witnesses)} witnesses checked within "
+                                   f"{time_limit} s", partial=rejected) from None
+            except BaseException:
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    return sorted(rejected)
