@@ -103,7 +103,8 @@ def test_excess_three_plane_count_of_tfs_classes_is_computed_not_40():
         maps.append([square.index(f(rc)) for rc in square])
     classes = {min(tuple(sorted(m[i] for i in t)) for m in maps) for t in combinations(range(16), 3)}
     assert len(classes) == 77  # "77 can be shown to be independent" (L2776)
-    wins = sum(planar_force(mask_of(PLANES[0][i] for i in t), 0, 0, isolated=True) is not None for t in classes)
+    masks = [mask_of(PLANES[0][i] for i in t) for t in classes]
+    wins = sum(planar_force(m, 0, 0, isolated=True) is not None for m in masks)
     assert 0 < wins < 77 and wins != 40
 
 

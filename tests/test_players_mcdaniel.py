@@ -69,7 +69,8 @@ def test_whiz_tables_after_xs_third_move_are_figure_27():
 
     p = _position("1-2,22-4,27-3")
     assert Whiz(*_sides(p), watch=watch).solve() is not None
-    assert snapshots == [Tables([4, 2, 2], [1, 5, 7], [64, 43, 32, 17, 32, 17, 16, 48], [64, 43, 32, 17, 16, 48])]
+    figure_27 = Tables([4, 2, 2], [1, 5, 7], [64, 43, 32, 17, 32, 17, 16, 48], [64, 43, 32, 17, 16, 48])
+    assert snapshots == [figure_27]
 
 
 LISTED_THIRD_O_MOVES = [  # L625: the O moves after 1-2,22-4,27 the same line beats
@@ -102,8 +103,9 @@ def test_mcdaniel_starts_a_winning_force_after_27_3():
 
 
 def test_plane_17_blocking_lists_of_l288_and_l613_against_computation():
-    """L288: O survives 1-2,22-52,27 only at 6,16,17,32,38,43,49,54,64; L613 lists 6,11,17,27,38,43,48,49,54,64.
+    """L288: O survives 1-2,22-52,27 only at 6,16,17,32,38,43,49,54,64.
 
+    L613 lists 6,11,17,27,38,43,48,49,54,64 instead.
     Computed (WHIZ and the §3 engine agree): 54 does not save O (L288), nor do 11 and 48 (L613);
     27 is X's own cell. See docs/players.md.
     """

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random as _random
 
 from ..bitboard import threat_cells
-from ..geometry import LINE_MASKS, LINES_THROUGH, cells_of
+from ..geometry import LINE_MASKS, LINES_THROUGH
 from ..position import Game, Position, other
 from .base import Move, register
 

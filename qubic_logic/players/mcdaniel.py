@@ -16,7 +16,7 @@ from __future__ import annotations
 from ..bitboard import threat_cells
 from ..geometry import LINE_MASKS, LINES_THROUGH, PLANE_MASKS, PLANES_THROUGH, cells_of
 from ..planes import PLANAR_PRIMES, planar_cell, planar_force, plane_counts
-from ..position import Game, Position, other
+from ..position import Game, other
 from .base import Move, register
 from .citrenbaum_pdp4 import SEVEN_FILE_CELLS
 from .stored_force import StoredForce
@@ -107,7 +107,8 @@ def genex(a: int, d: int) -> Move:
         cell = max(cells_of(PLANE_MASKS[plane] & free), key=lambda c: denem_key(a, d, c))
         best = ((0, denem_key(a, d, cell)), cell, plane)
     _, cell, plane = best
-    return Move(cell, f"GENEX: blocks a planar trap in plane {plane + 1} (planar cell {planar_cell(plane, cell)})")
+    where = f"plane {plane + 1} (planar cell {planar_cell(plane, cell)})"
+    return Move(cell, f"GENEX: blocks a planar trap in {where}")
 
 
 @register("mcdaniel", "McDaniel 1975: fixed opening 1 then 22 (13), WHIZ force search, GENEX/DENEM")
