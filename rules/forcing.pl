@@ -16,7 +16,7 @@ completing move.
 ==
 */
 :- module(forcing,
-          [ forced_win/3, win_length/2, forced_win_masks/6 ]).
+          [ forced_win/3, win_length/2, winning_move/4, forced_win_masks/6 ]).
 :- use_module(geometry).
 :- use_module(threats).
 
@@ -34,6 +34,39 @@ forced_win(MaxLength, Length, Sequence) :-
 %   Length of the shortest forced win within MaxLength (0: no bound).
 win_length(MaxLength, Length) :-
     forced_win(MaxLength, Length, _).
+
+%!  winning_move(+MaxLength, ?Move, -Length, -Sequence) is nondet.
+%   Move, a first move of the side to move, starts a forced win of length
+%   Length =< MaxLength (0: no bound), minimal among the wins starting with
+%   Move; Sequence is a witness. Enumerates the moves in ascending order.
+%   Example: a forced win of length =< 6 starting in plane 17:
+%   ?- winning_move(6, M, N, Seq), in_plane(M, 17).
+winning_move(MaxLength, Move, Length, Sequence) :-
+    to_move(S),
+    side_masks(S, A, D),
+    threat_mask(A, D, Mine),
+    (   Mine =\= 0
+    ->  mask_cell(Mine, Move), Length = 1, Sequence = [Move]
+    ;   threat_mask(D, A, Theirs),
+        Theirs /\ (Theirs - 1) =:= 0,
+        (   Theirs =\= 0 -> Candidates = Theirs ; forcing_mask(A, D, Candidates) ),
+        mask_cell(Candidates, Move),
+        A2 is A \/ 1 << Move,
+        new_threats(A2, D, Move, T),
+        T =\= 0,
+        (   T /\ (T - 1) =\= 0
+        ->  ( MaxLength =:= 0 ; MaxLength >= 2 ),
+            B is lsb(T), W is lsb(T /\ \ (1 << B)),
+            Length = 2, Sequence = [Move, B, W]
+        ;   B is lsb(T), D2 is D \/ T,
+            new_threats(D2, A2, B, Theirs2),
+            Rest is max(0, MaxLength - 1),
+            ( MaxLength =:= 0 ; Rest >= 2 ),
+            retractall(failed(_, _, _)),  % a failure recorded under another root may hide a cut
+            deepen(2, Rest, A2, D2, Theirs2, Length1, Rest1, _),
+            Length is Length1 + 1, Sequence = [Move, B | Rest1]
+        )
+    ).
 
 %!  forced_win_masks(+A, +D, +MaxLength, -Length, -Sequence, -Reached) is semidet.
 %   As forced_win/3 for attacker mask A against defender mask D. Reached is

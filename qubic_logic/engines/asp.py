@@ -114,6 +114,7 @@ def search(
     models: int = 1,
     optimal: bool = False,
     keep: bool = True,
+    project: bool = False,
     assumptions: Sequence[tuple[clingo.Symbol, bool]] = (),
     deadline: float | None = None,
     time_limit: float | None = None,
@@ -121,13 +122,15 @@ def search(
     """Solve a ground Control asynchronously; stop at ``deadline`` (time.monotonic()).
 
     ``models`` = how many models to keep (0 = all); with ``optimal`` only the
-    models proven optimal are kept. Raises :class:`QueryTimeout` (partial = the
+    models proven optimal are kept; with ``project`` models differing only in
+    hidden atoms count once (clingo's ``--project=show``). Raises :class:`QueryTimeout` (partial = the
     AspResult so far) past the deadline.
     """
     result = AspResult()
     ctl.configuration.solve.models = 0 if optimal else models
     if optimal:
         ctl.configuration.solve.opt_mode = "optN"
+    ctl.configuration.solve.project = "show" if project else "no"
 
     def on_model(model: clingo.Model) -> bool:
         result.count += 1
@@ -171,6 +174,7 @@ def solve(
     models: int = 1,
     optimal: bool = False,
     keep: bool = True,
+    project: bool = False,
     horizon: int = 0,
     arguments: Sequence[str] = (),
     time_limit: float | None = None,
@@ -182,7 +186,8 @@ def solve(
     added to part ``base``; ``position`` adds its facts ``x/1``, ``o/1``.
     ``horizon`` > 0 also grounds ``step(1..horizon)`` (forcing.lp's rounds).
     ``models``: how many to keep, 0 = all; ``optimal``: only optimal models;
-    ``keep=False`` only counts them (``result.count``). ``arguments`` are
+    ``keep=False`` only counts them (``result.count``); ``project``: models
+    that differ only in hidden atoms count once. ``arguments`` are
     clingo command-line options (e.g. ``['-c', 'n=3']``).
     Raises :class:`RuleError` (file and line) and :class:`QueryTimeout`.
     """
@@ -191,7 +196,8 @@ def solve(
     ground(ctl, messages, [("base", []), *(("step", [t]) for t in range(1, horizon + 1))])
     if deadline is not None and time.monotonic() > deadline:
         raise QueryTimeout(f"asp engine (clingo): grounding took longer than the time limit of {time_limit} s")
-    return search(ctl, models=models, optimal=optimal, keep=keep, deadline=deadline, time_limit=time_limit)
+    return search(ctl, models=models, optimal=optimal, keep=keep, project=project, deadline=deadline,
+                  time_limit=time_limit)
 
 
 def _cells(result: AspResult, name: str, side: Side | None = None) -> list[int]:
@@ -218,6 +224,17 @@ class AspEngine(Engine):
         pairs = [RelatedPair(s.arguments[0].name, s.arguments[1].number,
                              (s.arguments[2].number, s.arguments[3].number)) for s in r.models[0]]
         return sorted(p for p in pairs if side is None or p.side == side)
+
+    def query(self, position: Position | None, goal: str, files: Iterable[str | Path] = (),
+              time_limit: float | None = None, *, models: int = 0, optimal: bool = False,
+              project: bool = True, max_length: int = 0) -> AspResult:
+        """Models of ``goal`` (ASP text) with geometry, threats and forcing and ``files``.
+
+        ``max_length`` > 1 grounds the rounds of forcing.lp for wins up to that length;
+        ``project``: models with the same shown atoms count once.
+        """
+        return solve(goal, files, rules=CORE_RULES, position=position, models=models, optimal=optimal,
+                     project=project, horizon=max(0, max_length - 1), time_limit=time_limit)
 
     def shortest_forced_win(self, position: Position, max_length: int | None = None,
                             time_limit: float | None = None) -> ForcedWin:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import Any
 
 from ..core import ForcedWin, Threats
 from ..geometry import LINE_MASKS, LINES, cells_of
@@ -90,9 +91,14 @@ class Engine(ABC):
                             time_limit: float | None = None) -> ForcedWin:
         """Shortest forced win by threat sequence for the side to move (DESIGN.md §3)."""
 
-    def query(self, position: Position | None, goal: str, rules: tuple[str, ...] = (),
-              time_limit: float | None = None, **options) -> list:
-        """A raw query in the engine's own language (ASP program text or a Prolog goal)."""
+    def query(self, position: Position | None, goal: str, files: tuple[str, ...] = (),
+              time_limit: float | None = None, **options) -> Any:
+        """A raw query in the engine's own language over the project's rules plus ``files``.
+
+        ASP: ``goal`` is program text, the answer an
+        :class:`~qubic_logic.engines.asp.AspResult`; Prolog: ``goal`` is a goal,
+        the answer a list of bindings (see :func:`qubic_logic.engines.prolog.query`).
+        """
         from ..errors import EngineUnavailableError
 
         raise EngineUnavailableError(

@@ -131,6 +131,11 @@ class PrologEngine(Engine):
         with _LOCK:
             _start()
 
+    def query(self, position: Position | None, goal: str, files: Iterable[str | Path] = (),
+              time_limit: float | None = None, *, max_solutions: int = 0) -> list[dict[str, Any]]:
+        """Bindings of ``goal`` with geometry, threats and forcing and ``files`` loaded."""
+        return query(goal, files, position=position, max_solutions=max_solutions, time_limit=time_limit)
+
     def threats(self, position: Position, time_limit: float | None = None) -> Threats:
         goal = ("findall(C, threat(x, C), TX), findall(C, threat(o, C), TO), "
                 "findall(C, forcing_move(x, C), FX), findall(C, forcing_move(o, C), FO), "

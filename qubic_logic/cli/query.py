@@ -1,0 +1,65 @@
+"""``qubic query``: your own question, in ASP or Prolog, over the project's rules.
+
+The project's rules (geometry, threats, forcing; docs/predicates.md) and
+your ``--rules`` files are loaded with the position's facts ``x/1``, ``o/1``.
+ASP: GOAL is program text (``#show`` what you want); the atoms of every
+model (or the optimal ones) are printed. Prolog: GOAL is a goal; the
+bindings of each solution are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..engines import get_engine
+from ._common import json_arg, position_arg, print_json
+
+
+def run(args: argparse.Namespace) -> int:
+    engine = get_engine(args.engine)
+    if args.engine == "asp":
+        result = engine.query(args.position, args.goal, args.rules, args.time_limit, models=args.models,
+                              optimal=args.optimal, project=not args.every_model,
+                              max_length=args.max_length)
+        if args.json:
+            print_json({"engine": "asp", "satisfiable": result.satisfiable, "models": result.atoms,
+                        "costs": result.costs, "exhausted": result.exhausted})
+            return 0
+        for i, atoms in enumerate(result.atoms, 1):
+            cost = f" (cost {' '.join(map(str, result.costs[i - 1]))})" if result.costs[i - 1] else ""
+            print(f"Model {i}{cost}: {' '.join(atoms)}")
+        state = "SATISFIABLE" if result.satisfiable else "UNSATISFIABLE"
+        more = "" if result.exhausted or not result.satisfiable else ", more may exist"
+        print(f"{state} ({len(result.models)} model{'s' * (len(result.models) != 1)} shown{more})")
+        return 0
+    solutions = engine.query(args.position, args.goal, args.rules, args.time_limit, max_solutions=args.models)
+    if args.json:
+        print_json({"engine": "prolog", "solutions": solutions})
+        return 0
+    for bindings in solutions:
+        print(", ".join(f"{name} = {value}" for name, value in bindings.items()) or "true.")
+    if not solutions:
+        print("false.")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("query", help="your own ASP program or Prolog goal over the project's rules",
+                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engine", choices=["asp", "prolog"], required=True, help="the query language")
+    parser.add_argument("--rules", metavar="FILE", action="append", default=[],
+                        help="your own rule file (.lp or .pl) to load as well; repeat for several")
+    position_arg(parser)
+    parser.add_argument("goal", metavar="GOAL", help="ASP program text, or a Prolog goal")
+    parser.add_argument("--models", type=int, default=0, metavar="N",
+                        help="at most N models (ASP) or solutions (Prolog); default 0 = all")
+    parser.add_argument("--optimal", action="store_true", help="ASP: only optimal models (#minimize)")
+    parser.add_argument("--every-model", action="store_true",
+                        help="ASP: print models that differ only in hidden atoms too "
+                        "(default: each set of shown atoms once)")
+    parser.add_argument("--max-length", type=int, default=0, metavar="N",
+                        help="ASP: ground forcing.lp's rounds for forced wins up to length N")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                        help="seconds before giving up (default 60)")
+    json_arg(parser)
+    parser.set_defaults(func=run)
