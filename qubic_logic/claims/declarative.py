@@ -6,8 +6,8 @@ solutions. Several values under one name make a list. ASP runs in-process with
 clingo; Prolog runs in a separate ``swipl`` process, so a time limit can stop it
 cleanly.
 
->>> figures_of([('lines', 76), ('kind', 'a'), ('kind', 'b')])
-{'lines': 76, 'kind': ['a', 'b']}
+>>> figures_of([('lines', 76), ('kind', 'a'), ('kind', 'b'), ('pairs', [1, 2])])
+{'lines': 76, 'kind': ['a', 'b'], 'pairs': [[1, 2]]}
 """
 
 from __future__ import annotations
@@ -24,12 +24,17 @@ from typing import Any
 from ..errors import EngineUnavailableError, QueryTimeout, RuleError
 
 
-def figures_of(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """Group ``(name, value)`` pairs: one value stays a value, several become a sorted list."""
+def figures_of(pairs: list[tuple[str, Any]], tuples: bool = True) -> dict[str, Any]:
+    """Group ``(name, value)`` pairs: one value stays a value, several become a sorted list.
+
+    With ``tuples`` (ASP), list values are tuples and always make a list of them,
+    however many there are; without (Prolog), a lone list value is the figure.
+    """
     grouped: dict[str, list[Any]] = {}
     for name, value in pairs:
         grouped.setdefault(name, []).append(value)
-    return {k: v[0] if len(v) == 1 else ordered(v) for k, v in grouped.items()}
+    return {k: v[0] if len(v) == 1 and not (tuples and isinstance(v[0], list)) else ordered(v)
+            for k, v in grouped.items()}
 
 
 def ordered(values: list[Any]) -> list[Any]:
@@ -138,7 +143,7 @@ def run_prolog(files: list[Path], uses: list[Path], facts: str, time_limit: floa
         if line.startswith("{"):
             item = json.loads(line)
             pairs.append((item["name"], _prolog_value(item["value"])))
-    return figures_of(pairs)
+    return figures_of(pairs, tuples=False)
 
 
 def _prolog_value(value: Any) -> Any:

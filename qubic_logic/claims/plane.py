@@ -68,6 +68,16 @@ def two_zero_files(attacker: list[int], defender: list[int] = (), at_least: int 
                if not d & set(line) and len(a & set(line)) >= at_least)
 
 
+def four_in_a_row(cells) -> bool:
+    """Whether cells (0..15) hold a whole planar line: a game already won.
+
+    >>> four_in_a_row([0, 1, 2, 3])
+    True
+    """
+    have = {c + 1 for c in cells}
+    return any(set(line) <= have for line in PLANAR_LINES)
+
+
 def forced_win_length(attacker: list[int], defender: list[int], core: str = "auto") -> int:
     """Shortest forced win for the attacker (to move) in the isolated plane; 0 when none.
 
