@@ -72,13 +72,15 @@ def planar_threats(a: int, d: int) -> list[Threat]:
     to a TFS. In that order, then by excess and plane number.
     """
     found: list[Threat] = []
+    done = set()
     for plane in excess_planes(a, d, 3):
         sequence = planar_force(a, d, plane)
         if sequence is not None:
             found.append((f"excess-three plane {plane + 1}", sequence))
+            done.add(plane)
     for plane in excess_planes(a, d, 1):
         watch = watch_cells(a, d, plane).bit_count()
-        if any(name.endswith(f" {plane + 1}") for name, _ in found):
+        if plane in done:
             continue
         if watch >= 1 and excess(a, d, plane) >= 2 or watch >= 2:
             sequence = planar_force(a, d, plane, watch_moves=True)

@@ -34,9 +34,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..bitboard import forcing_moves, threat_cells
+from ..core import core_module
 from ..geometry import PLANE_MASKS, cells_of
 from ..planes import PLANAR_PRIMES, new_threats
+
+_CORE = core_module()  # native threat scans when built, else the pure-Python bitboard
+forcing_moves, threat_cells = _CORE.forcing_moves, _CORE.threat_cells
 
 
 def trap_cells(a: int, d: int) -> int:
