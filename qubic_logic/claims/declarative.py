@@ -119,7 +119,7 @@ def run_prolog(files: list[Path], uses: list[Path], facts: str, time_limit: floa
         raise EngineUnavailableError("SWI-Prolog (swipl) is not installed; apt-get install swi-prolog-nox")
     with tempfile.TemporaryDirectory(prefix="qubic-claim-") as tmp:
         facts_file = Path(tmp, "facts.pl")
-        facts_file.write_text(facts + _PROLOG_MAIN, encoding="utf-8")
+        facts_file.write_text(":- style_check(-discontiguous).\n" + facts + _PROLOG_MAIN, encoding="utf-8")
         loads = [f"use_module({_quote(u)})" for u in uses]
         loads += [f"consult({_quote(facts_file)})"] + [f"consult({_quote(f)})" for f in files]
         goal = ", ".join(loads) + ", qubic_claim_main"

@@ -1,0 +1,62 @@
+"""``qubic claims``: recompute the seeds' claims and compare with the seeds' figures."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..claims import load_claims, run_claims
+from ..claims.report import figures_text, markdown, verdict
+from ..errors import QubicError
+from ._common import print_json
+
+
+def run(args: argparse.Namespace) -> int:
+    claims = load_claims()
+    if args.only:
+        unknown = [i for i in args.only if i not in claims]
+        if unknown:
+            raise QubicError(f"no claim {', '.join(unknown)}; known claims: {', '.join(claims)}")
+        chosen = [claims[i] for i in args.only]
+    else:
+        chosen = list(claims.values())
+    if args.engine:
+        chosen = [c for c in chosen if args.engine in c.rules]
+    results = []
+    err = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("claims", total=len(chosen))
+        for claim in chosen:
+            progress.update(task, description=f"claim {claim.id}")
+            results += run_claims([claim], args.engine, args.time_limit)
+            progress.advance(task)
+            if not err.is_terminal and args.format == "table":
+                err.print(f"{claim.id}: {verdict(results[-1])} ({results[-1].seconds:.1f} s)", highlight=False)
+    if args.format == "json":
+        print_json([r.to_json() for r in results])
+    elif args.format == "markdown":
+        sys.stdout.write(markdown(results))
+    else:
+        table = Table(title="The seeds' claims, recomputed", show_lines=True)
+        for col in ("claim", "source", "seed", "computed", "verdict", "why"):
+            table.add_column(col, overflow="fold")
+        for r in results:
+            names = list(r.claim.seed_figure)
+            table.add_row(r.claim.id, r.claim.source.split(";")[0], figures_text(r.claim.seed_figure, names),
+                          figures_text(r.computed, names), f"{verdict(r)} [{r.engine}, {r.seconds:.1f} s]", r.why)
+        Console().print(table)
+    return 1 if any(r.error for r in results) else 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("claims", help="recompute the seeds' claims (ASP/Prolog, cross-checked) and compare")
+    parser.add_argument("--only", action="append", metavar="ID", help="run only this claim (repeatable)")
+    parser.add_argument("--engine", choices=["asp", "prolog"], help="only the claims written for this engine")
+    parser.add_argument("--format", choices=["table", "json", "markdown"], default="table")
+    parser.add_argument("--time-limit", type=float, default=120.0, metavar="S", help="seconds per claim (default 120)")
+    parser.set_defaults(func=run)
