@@ -83,14 +83,20 @@ forcing_move(S, C) :-
 %!  related_pair(?S, ?C, ?L1, ?L2) is nondet.
 %   2-0 lines L1 < L2 of S meet at the empty major cell C.
 related_pair(S, C, L1, L2) :-
-    line_state(L1, S, 2, 0), line_state(L2, S, 2, 0), L1 < L2,
-    in_line(C, L1), in_line(C, L2), empty(C).
+    side_masks(S, Own, Theirs),
+    findall(L-LM, ( line_mask(L, LM), LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 2 ), TwoZero),
+    append(_, [L1-M1 | Later], TwoZero),
+    member(L2-M2, Later),
+    Meet is M1 /\ M2 /\ \ Own,
+    mask_cell(Meet, C).
 
 %!  major_cell(?S, ?C) is nondet.
 %   C is a major cell of S: playing it makes a double threat.
 major_cell(S, C) :-
-    side(S), cell(C),
-    once(related_pair(S, C, _, _)).
+    side(S),
+    findall(C1, related_pair(S, C1, _, _), Cs),
+    sort(Cs, Majors),
+    member(C, Majors).
 
 %!  double_threat(?S) is nondet.
 %   S has two or more distinct threat cells.
