@@ -1,0 +1,79 @@
+"""Engines compared: median latency of forced-win queries per engine, and each engine's ratio to native.
+
+The positions are fixed: seeded random game prefixes (``_positions.random_prefixes``)
+whose minimal forced-win length, computed by the active core, is 1 to 7; a few of each
+length. Every engine answers the same query (no length bound) and must find the same
+length; times include everything a user waits for except starting the engine (the
+first query of each engine is not timed). Issue 3's targets: clingo and Prolog medians
+under 1 s at lengths <= 5 and under 5 s at 6-7.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from ..core import NATIVE, shortest_forced_win
+from ..engines import get_engine
+from ..position import Position
+from ._positions import random_prefixes
+
+SEED = 3
+LENGTHS = range(1, 8)
+
+
+def positions_by_length(per_length: int, seed: int = SEED) -> dict[int, list[Position]]:
+    """Up to ``per_length`` seeded positions for each minimal length 1..7 (as the active core finds)."""
+    found: dict[int, list[Position]] = {n: [] for n in LENGTHS}
+    batch = 0
+    while any(len(v) < per_length for v in found.values()) and batch < 40:
+        for p in random_prefixes(seed * 1000 + batch, 200):
+            n = shortest_forced_win(p, max_length=max(LENGTHS)).length
+            if n and len(found[n]) < per_length:
+                found[n].append(p)
+        batch += 1
+    return found
+
+
+def engine_times(name: str, sets: dict[int, list[Position]]) -> dict[int, float]:
+    """Median seconds per query of engine ``name`` for each length; checks every answer."""
+    engine = get_engine(name)
+    engine.shortest_forced_win(Position())  # start-up (loading rules) is not timed
+    medians = {}
+    for n, ps in sets.items():
+        times = []
+        for p in ps:
+            start = time.perf_counter()
+            win = engine.shortest_forced_win(p)
+            times.append(time.perf_counter() - start)
+            if win.length != n:
+                raise AssertionError(f"{name} finds length {win.length} where the core finds {n}: {p}")
+        if times:
+            medians[n] = statistics.median(times)
+    return medians
+
+
+def run(console: Console, quick: bool = False) -> None:
+    sets = positions_by_length(2 if quick else 6)
+    names = (["native"] if NATIVE is not None else []) + ["python", "asp", "prolog"]
+    results = {name: engine_times(name, sets) for name in names}
+    base = "native" if NATIVE is not None else "python"
+    table = Table(title="forced-win query latency by minimal length: median ms (ratio to "
+                  f"{base})")
+    table.add_column("length", justify="right")
+    table.add_column("positions", justify="right")
+    for name in names:
+        table.add_column(name, justify="right")
+    for n in LENGTHS:
+        if not sets[n]:
+            continue
+        cells = []
+        for name in names:
+            ms = results[name][n] * 1000
+            ratio = results[name][n] / results[base][n]
+            cells.append(f"{ms:.2f}" if name == base else f"{ms:.2f} ({ratio:,.0f}x)")
+        table.add_row(str(n), str(len(sets[n])), *cells)
+    console.print(table)
