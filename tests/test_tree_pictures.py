@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 
@@ -94,6 +95,9 @@ def test_write_tree_by_suffix(tmp_path, small_tree):
         path = tmp_path / f"tree.{suffix}"
         assert write_tree(small_tree, path) == fmt == format_for_path(path)
         assert path.stat().st_size > 0
+        umask = os.umask(0)
+        os.umask(umask)
+        assert path.stat().st_mode & 0o777 == 0o666 & ~umask
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
 

@@ -26,6 +26,8 @@ from ..errors import QubicError
 from ..forcetree import ForceTree
 
 FORMATS = ("svg", "png", "html", "dot", "json", "text")
+_UMASK = os.umask(0)
+os.umask(_UMASK)
 _SUFFIXES = {".svg": "svg", ".png": "png", ".html": "html", ".htm": "html", ".dot": "dot", ".gv": "dot",
              ".json": "json", ".txt": "text"}
 
@@ -64,6 +66,7 @@ def write_atomically(path: str | os.PathLike, content: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(content)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the file the usual permissions
         os.replace(tmp, target)
     except BaseException:
         os.unlink(tmp)
