@@ -97,42 +97,87 @@ PyDoc_STRVAR(forced_win_doc,
              "forced_win(a, d, max_length=0, time_limit=0.0, node_limit=0)\n--\n\n"
              "Shortest forced win by threat sequence for ``a`` to move against ``d`` (DESIGN.md 3).\n\n"
              "Returns ``(length, sequence, nodes, reached)`` exactly as qubic_logic.bitboard.forced_win.");
-static PyObject *py_forced_win(PyObject *self, PyObject *args, PyObject *kwargs)
+static PyObject *py_forced_win(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static char *kwlist[] = {"a", "d", "max_length", "time_limit", "node_limit", NULL};
-    PyObject *a_obj, *d_obj;
-    int max_length = 0;
+    static const char *const names[] = {"a", "d", "max_length", "time_limit", "node_limit"};
+    PyObject *vals[5] = {NULL, NULL, NULL, NULL, NULL};
+    if (nargs > 5)
+        return PyErr_Format(PyExc_TypeError, "forced_win() takes at most 5 arguments (%zd given)", nargs);
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        vals[i] = args[i];
+    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int i = 0;
+        while (i < 5 && PyUnicode_CompareWithASCIIString(key, names[i]) != 0)
+            i++;
+        if (i == 5)
+            return PyErr_Format(PyExc_TypeError, "forced_win() got an unexpected keyword argument %R", key);
+        if (vals[i])
+            return PyErr_Format(PyExc_TypeError, "forced_win() got multiple values for argument '%s'", names[i]);
+        vals[i] = args[nargs + k];
+    }
+    if (!vals[0] || !vals[1])
+        return PyErr_Format(PyExc_TypeError, "forced_win() missing required argument '%s'", vals[0] ? "d" : "a");
+    qc_mask a, d;
+    if (get_pair(vals[0], vals[1], "a", "d", &a, &d) < 0)
+        return NULL;
+    long max_length = 0;
     double time_limit = 0.0;
     long long node_limit = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|idL:forced_win", kwlist, &a_obj, &d_obj,
-                                     &max_length, &time_limit, &node_limit))
-        return NULL;
-    qc_mask a, d;
-    if (get_pair(a_obj, d_obj, "a", "d", &a, &d) < 0)
-        return NULL;
-    if (max_length < 0)
-        return PyErr_Format(PyExc_ValueError, "max_length %d is negative; expected 0 (no bound) or more",
-                            max_length);
-    if (!(time_limit >= 0.0))
-        return PyErr_Format(PyExc_ValueError, "time_limit %R is negative; expected 0 (none) or more seconds",
-                            PyTuple_GET_ITEM(args, PyTuple_GET_SIZE(args) > 3 ? 3 : 0));
-    if (node_limit < 0)
-        return PyErr_Format(PyExc_ValueError, "node_limit %lld is negative; expected 0 (none) or more",
-                            node_limit);
+    if (vals[2]) {
+        max_length = PyLong_AsLong(vals[2]);
+        if (max_length == -1 && PyErr_Occurred())
+            return NULL;
+        if (max_length < 0)
+            return PyErr_Format(PyExc_ValueError, "max_length %ld is negative; expected 0 (no bound) or more",
+                                max_length);
+        if (max_length > 64)
+            max_length = 64; /* no sequence is longer: the same answers */
+    }
+    if (vals[3]) {
+        time_limit = PyFloat_AsDouble(vals[3]);
+        if (time_limit == -1.0 && PyErr_Occurred())
+            return NULL;
+        if (!(time_limit >= 0.0))
+            return PyErr_Format(PyExc_ValueError, "time_limit %R is negative; expected 0 (none) or more seconds",
+                                vals[3]);
+    }
+    if (vals[4]) {
+        node_limit = PyLong_AsLongLong(vals[4]);
+        if (node_limit == -1 && PyErr_Occurred())
+            return NULL;
+        if (node_limit < 0)
+            return PyErr_Format(PyExc_ValueError, "node_limit %lld is negative; expected 0 (none) or more",
+                                node_limit);
+    }
     qc_search_options opt = QC_SEARCH_DEFAULTS;
-    opt.max_length = max_length;
+    opt.max_length = (int)max_length;
     opt.time_limit = time_limit;
     opt.node_limit = (uint64_t)node_limit;
     qc_forced_win_result res;
-    Py_BEGIN_ALLOW_THREADS
-    qc_forced_win(a, d, &opt, &res);
-    Py_END_ALLOW_THREADS
+    if (qc_threat_cells(a, d)) { /* an immediate win: no need to release the GIL */
+        qc_forced_win(a, d, &opt, &res);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        qc_forced_win(a, d, &opt, &res);
+        Py_END_ALLOW_THREADS
+    }
     PyObject *seq = PyTuple_New(res.seq_len);
     if (!seq)
         return NULL;
     for (int i = 0; i < res.seq_len; i++)
         PyTuple_SET_ITEM(seq, i, PyLong_FromLong(res.seq[i]));
-    return Py_BuildValue("(iNKi)", res.length, seq, (unsigned long long)res.nodes, res.reached);
+    PyObject *out = PyTuple_New(4);
+    if (!out) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(out, 0, PyLong_FromLong(res.length));
+    PyTuple_SET_ITEM(out, 1, seq);
+    PyTuple_SET_ITEM(out, 2, PyLong_FromUnsignedLongLong(res.nodes));
+    PyTuple_SET_ITEM(out, 3, PyLong_FromLong(res.reached));
+    return out;
 }
 
 PyDoc_STRVAR(threat_scan_batch_doc,
@@ -241,7 +286,7 @@ static PyMethodDef methods[] = {
     {"threat_cells", (PyCFunction)(void (*)(void))py_threat_cells, METH_FASTCALL, threat_cells_doc},
     {"forcing_moves", (PyCFunction)(void (*)(void))py_forcing_moves, METH_FASTCALL, forcing_moves_doc},
     {"major_cells", (PyCFunction)(void (*)(void))py_major_cells, METH_FASTCALL, major_cells_doc},
-    {"forced_win", (PyCFunction)(void (*)(void))py_forced_win, METH_VARARGS | METH_KEYWORDS, forced_win_doc},
+    {"forced_win", (PyCFunction)(void (*)(void))py_forced_win, METH_FASTCALL | METH_KEYWORDS, forced_win_doc},
     {"threat_scan_batch", (PyCFunction)(void (*)(void))py_threat_scan_batch, METH_VARARGS | METH_KEYWORDS,
      threat_scan_batch_doc},
     {"canonical", (PyCFunction)(void (*)(void))py_canonical, METH_FASTCALL, canonical_doc},
