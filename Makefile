@@ -49,5 +49,9 @@ wheel-check: setup
 	  import importlib.resources as r; assert any(r.files('qubic_logic.rules').iterdir()); \
 	  print('wheel ok:', q.CORE_NAME, 'core, forced win of length', w.length)"
 
+# The seeds' claims recomputed (issue 7): regenerate docs/claims.md, atomically.
+claims-doc: setup
+	$(VENV)/bin/qubic claims --format markdown > docs/claims.md.tmp && mv docs/claims.md.tmp docs/claims.md
+
 clean:
 	rm -rf $(VENV) build *.egg-info qubic_logic/*.so
