@@ -100,3 +100,31 @@ def test_shortest_and_counter_threat_match_the_core(capsys, monkeypatch):
     atoms, solutions = _answers("counter-threat", capsys, monkeypatch)
     assert atoms == {f"must({block})"}
     assert solutions == [{"C": block, "N": win.length, "First": block}]
+
+
+def _readme_runs() -> list[tuple[str, str]]:
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Declarative rules and engines", 1)[1].split("\n## ", 1)[0]
+    runs: list[tuple[str, str]] = []
+    for block in re.findall(r"```console\n(.*?)```", section, re.S):
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                runs.append((line[2:], ""))
+            else:
+                runs[-1] = (runs[-1][0], runs[-1][1] + line + "\n")
+    return runs
+
+
+def test_readme_queries_run_as_written(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    runs = _readme_runs()
+    engines = {re.search(r"--engine (\w+)", c).group(1) for c, _ in runs if c.startswith("qubic query")}
+    assert engines == {"asp", "prolog"}
+    for command, shown in runs:
+        out = _run(command, capsys)
+        if command.startswith("qubic win"):  # timings differ from run to run; witnesses may too
+            assert out.split(":")[0] == shown.split(":")[0], command
+        elif shown:
+            assert out == shown, command
+        else:
+            assert out.strip(), command
