@@ -130,3 +130,6 @@ def test_cli_errors_are_one_line(capsys):
     assert "give a file with -o" in capsys.readouterr().err
     assert main(["tree", MCDANIEL, "-o", "tree.xyz"]) == 2
     assert "suffix" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["tree", MCDANIEL, "--max-nodes", "0"])
+    assert exit_.value.code == 2 and "positive" in capsys.readouterr().err

@@ -55,14 +55,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return value
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("tree", help="the force tree of the side to move: every forcing line, drawn")
     position_arg(parser)
     parser.add_argument("--engine", default="auto", choices=ENGINE_NAMES,
                         help="which engine answers the threats (default auto: native when built)")
-    parser.add_argument("--max-length", type=int, default=None, metavar="N",
+    parser.add_argument("--max-length", type=_positive, default=None, metavar="N",
                         help="longest win to follow, in attacker moves (default: no bound)")
-    parser.add_argument("--max-nodes", type=int, default=5000, metavar="N",
+    parser.add_argument("--max-nodes", type=_positive, default=5000, metavar="N",
                         help="stop growing at N nodes (default 5000)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="S",
                         help="stop growing after S seconds")
