@@ -180,31 +180,38 @@ def series_table(result: SeriesResult) -> list[list[str]]:
     return rows
 
 
+def _wdl(records: list[GameRecord], side: str) -> tuple[int, int, int]:
+    w = sum(g.result == side for g in records)
+    d = sum(g.result == "draw" for g in records)
+    return w, d, len(records) - w - d
+
+
 def cross_table(records: Iterable[GameRecord], names: list[str]) -> str:
     """Markdown cross table: row = X player, column = O player, cell = X's wins-draws-losses.
 
+    The last column sums each player's games as X; the last row gives each
+    column player's own wins-draws-losses as O.
+
     >>> print(cross_table([GameRecord('a', 'b', [0], 'x', {'x': 0, 'o': 0})], ['a', 'b']))
-    | X vs O | a | b | X score |
+    | X vs O | a | b | as X |
     |---|---|---|---|
     | **a** | - | 1-0-0 | 1-0-0 |
     | **b** |  | - | 0-0-0 |
+    | *as O* | 0-0-0 | 0-0-1 | X won 1 of 1 |
     """
     records = list(records)
-    head = "| X vs O | " + " | ".join(names) + " | X score |"
-    lines = [head, "|" + "---|" * (len(names) + 2)]
+    lines = ["| X vs O | " + " | ".join(names) + " | as X |", "|" + "---|" * (len(names) + 2)]
+    text = lambda t: "-".join(map(str, t))  # noqa: E731
     for a in names:
-        cells, tot = [], [0, 0, 0]
+        cells = []
         for b in names:
-            if a == b:
-                cells.append("-")
-                continue
             gs = [g for g in records if g.x == a and g.o == b]
-            w = sum(g.result == "x" for g in gs)
-            d = sum(g.result == "draw" for g in gs)
-            lose = len(gs) - w - d
-            tot = [tot[0] + w, tot[1] + d, tot[2] + lose]
-            cells.append(f"{w}-{d}-{lose}" if gs else "")
-        lines.append(f"| **{a}** | " + " | ".join(cells) + f" | {tot[0]}-{tot[1]}-{tot[2]} |")
+            cells.append("-" if a == b else text(_wdl(gs, "x")) if gs else "")
+        as_x = text(_wdl([g for g in records if g.x == a], "x"))
+        lines.append(f"| **{a}** | " + " | ".join(cells) + f" | {as_x} |")
+    as_o = [text(_wdl([g for g in records if g.o == b], "o")) for b in names]
+    x_wins = sum(g.result == "x" for g in records)
+    lines.append("| *as O* | " + " | ".join(as_o) + f" | X won {x_wins} of {len(records)} |")
     return "\n".join(lines)
 
 

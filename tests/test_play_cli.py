@@ -151,4 +151,4 @@ def test_round_robin_cross_table_counts_every_game(capsys, tmp_path):
     assert code == 0 and len(rows) == 3 and table.read_text() in out + "\n"
     totals = [tuple(map(int, r.rstrip(" |").rsplit("| ", 1)[1].split("-"))) for r in rows]
     assert all(sum(t) == 4 for t in totals)  # 2 opponents x 2 games as X
-    assert cross_table([], ["a"]).count("\n") == 2
+    assert cross_table([], ["a"]).count("\n") == 3  # head, rule, one row, the "as O" row
