@@ -11,7 +11,7 @@ search (DESIGN.md §3) answers for the plane alone.
 >>> two_zero_files([1, 4, 13])
 3
 >>> forced_win_length([1, 4, 13], [])
-4
+6
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def dihedral_group() -> tuple[Perm, ...]:
 def two_zero_files(attacker: list[int], defender: list[int] = (), at_least: int = 2) -> int:
     """Planar lines holding ``at_least`` attacker marks (or more) and no defender mark.
 
-    >>> two_zero_files([1, 2], [3])
+    >>> two_zero_files([1, 2, 6], [3])
     2
     """
     a, d = set(attacker), set(defender)
