@@ -98,8 +98,9 @@ class Citrenbaum1107:
     8. TRY2 there: turn a planar 1-0 file into a 2-0 file.
     9. Preset move.
 
-    ``preset``: ``'seven-file'`` (default; the real PTABLE is illegible) or
-    ``'random'`` with ``seed``; ``concede`` as in ``citrenbaum-pdp4``.
+    ``preset``: ``'seven-file'`` (default; the real PTABLE is illegible; ``seed``
+    is the game number GAME that offsets the scan) or ``'random'`` with
+    ``seed``; ``concede`` as in ``citrenbaum-pdp4``.
     ``time_limit`` is accepted for a uniform interface; the planar searches
     look at 16 cells and need no budget.
     """

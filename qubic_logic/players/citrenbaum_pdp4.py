@@ -71,10 +71,14 @@ class PresetList:
     ``order='random'``: "simply a random ordering", reshuffled for each game
     as on the PDP-4 (L2389-2391; ``seed`` makes it repeatable).
     ``order='seven-file'``: the cube vertices and core cells first (L1387-1389),
-    then the rest, each ascending.
+    then the rest, each ascending; ``seed`` is then the 1107's game number
+    GAME, whose scan starts at entry 4·GAME−3 (L5336; 0-based 4·seed), and
+    wraps round where the program declared a tie.
 
     >>> PresetList('seven-file').move(Position())
     0
+    >>> PresetList('seven-file', seed=1).move(Position())     # starts at the fifth entry
+    21
     """
 
     def __init__(self, order: str = "random", seed: int | None = None) -> None:
@@ -84,6 +88,9 @@ class PresetList:
         self._random = order == "random"
         rest = [c for c in range(64) if c not in SEVEN_FILE_CELLS]
         self._cells = list(SEVEN_FILE_CELLS) + rest
+        if not self._random and seed is not None:
+            start = 4 * seed % 64
+            self._cells = self._cells[start:] + self._cells[:start]
         self._moves_seen = -1
         self.new_game()
 
