@@ -64,8 +64,15 @@ threat_cells(S, O, T) :-
     line_masks(Lines),
     foldl(add_threat(S, O), Lines, 0, T).
 
-:- table line_masks/1.
-line_masks(Lines) :- findall(LM, line_mask(_, LM), Lines).
+% The 76 line masks, collected once (a stored fact rather than tabling: queries run
+% under time limits, and tabled calls interrupted there are not worth the risk).
+:- dynamic line_mask_list/1.
+line_masks(Lines) :-
+    (   line_mask_list(Lines)
+    ->  true
+    ;   findall(LM, line_mask(_, LM), Lines),
+        assertz(line_mask_list(Lines))
+    ).
 
 add_threat(S, O, LM, T0, T) :-
     (   LM /\ O =:= 0, popcount(LM /\ S) =:= 3

@@ -133,7 +133,7 @@ class Verification:
 # ---------------------------------------------------------------------- traversal
 
 
-def _entries(dictionary: StrategyDictionary) -> list[tuple[int, int, int]]:
+def plain_entries(dictionary: StrategyDictionary) -> list[tuple[int, int, int]]:
     """Entries as ``(attacker mask, defender mask, move)``: plain data for any engine."""
     out = []
     for e in dictionary:
@@ -305,7 +305,7 @@ def verify(
     deadline = start + time_limit if time_limit else None
     attacker = root.to_move
     a, d = root.mask(attacker), root.mask(other(attacker))
-    entries = _entries(dictionary)
+    entries = plain_entries(dictionary)
     if progress:
         progress("traversal", 0, 1)
     interrupted = False
