@@ -64,16 +64,24 @@ INVERSES: tuple[int, ...] = tuple(
     TRANSFORMS.index(tuple(sorted(CELLS, key=lambda c: t[c]))) for t in TRANSFORMS
 )
 
-# Per transform, eight 256-entry tables mapping one byte of a mask to its image.
-_BYTE_TABLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(
-        tuple(
-            sum(1 << t[8 * k + b] for b in range(8) if byte >> b & 1) for byte in range(256)
-        )
-        for k in range(8)
-    )
-    for t in TRANSFORMS
-)
+def _byte_tables(t: Transform) -> tuple[tuple[int, ...], ...]:
+    """Eight 256-entry tables mapping one byte of a mask to its image under ``t``."""
+    tables = []
+    for k in range(8):
+        table = [0] * 256
+        for byte in range(1, 256):
+            low = byte & -byte
+            table[byte] = table[byte ^ low] | 1 << t[8 * k + low.bit_length() - 1]
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_BYTE_TABLES: list[tuple[tuple[int, ...], ...] | None] = [None] * len(TRANSFORMS)  # built on first use
+
+
+def _build_tables(index: int) -> tuple[tuple[int, ...], ...]:
+    tables = _BYTE_TABLES[index] = _byte_tables(TRANSFORMS[index])
+    return tables
 
 
 def map_mask(index: int, mask: int) -> int:
@@ -82,7 +90,7 @@ def map_mask(index: int, mask: int) -> int:
     >>> map_mask(0, 0b101)
     5
     """
-    tables = _BYTE_TABLES[index]
+    tables = _BYTE_TABLES[index] or _build_tables(index)
     out = 0
     k = 0
     while mask:
