@@ -55,6 +55,9 @@ EDGE_KINDS: dict[str, str] = {
 }
 
 ProgressCallback = Callable[[int], None]
+UNFINISHED = "not expanded"
+STOPPED = {"max_nodes": "node cap reached", "time_limit": "time limit reached", "interrupted": "interrupted"}
+"""Why growth stopped early (``tree.graph['truncated']``), in words."""
 PROGRESS_EVERY = 250
 
 
@@ -125,7 +128,7 @@ class ForceTree(nx.DiGraph):
         side = self.attacker.upper()
         head = f"{side} to move: {self.number_of_nodes()} nodes"
         if self.graph.get("truncated"):
-            head += f" (incomplete: {self.graph['truncated'].replace('_', ' ')} reached)"
+            head += f" (incomplete: {STOPPED[self.graph['truncated']]})"
         if self.length is None:
             status = self.nodes[self.root]["status"]
             bound = self.graph.get("max_length")
@@ -175,7 +178,7 @@ class _Builder:
         t = self.threats(position)
         self.tree.add_node(node, position=position, role=role, to_move=position.to_move, move=move,
                            depth=depth, x_threats=tuple(cells_of(t.x)), o_threats=tuple(cells_of(t.o)),
-                           status="fail", length=None, reason="")
+                           status="cut", length=None, reason=UNFINISHED)
         if parent is not None:
             self.tree.add_edge(parent, node, move=move, kind=kind)
         if self.limits.progress and node % PROGRESS_EVERY == 0:
@@ -295,8 +298,7 @@ class _Builder:
 
     def cut_reason(self) -> str:
         hit = self.limits.hit
-        return {"max_nodes": "node cap reached", "time_limit": "time limit reached"}.get(
-            hit or "", "bound reached")
+        return STOPPED.get(hit or "", "bound reached")
 
 
 def force_tree(
@@ -339,6 +341,30 @@ def force_tree(
     deadline = time.monotonic() + time_limit if time_limit else None
     limits = _Limits(max_length, max_nodes, deadline, progress)
     builder = _Builder(tree, engine, limits, only_winning)
-    builder.attacker_node(builder.add(position, "attacker", 0))
+    try:
+        builder.attacker_node(builder.add(position, "attacker", 0))
+    except KeyboardInterrupt:  # keep what was grown; settle the nodes left half-done
+        limits.hit = "interrupted"
+        _settle(tree, tree.root)
     tree.graph["truncated"] = limits.hit
     return tree
+
+
+def _settle(tree: ForceTree, node: int) -> None:
+    """Give the unfinished nodes below ``node`` the status their finished children prove."""
+    d = tree.nodes[node]
+    if d["reason"] != UNFINISHED:
+        return
+    children = list(tree.successors(node))
+    for child in children:
+        _settle(tree, child)
+    done = [tree.nodes[c] for c in children]
+    wins = [c["length"] for c in done if c["status"] == "win"]
+    d["reason"] = "interrupted"
+    if d["role"] == "end":
+        d.update(status="win", length=0, reason="four in a row")
+    elif d["role"] == "attacker" and wins:
+        d.update(status="win", length=min(wins) + 1, reason="")
+    elif d["role"] == "defender" and wins and len(wins) == len(done) == max(
+            len(d["x_threats"] if tree.attacker == "x" else d["o_threats"]), 1):
+        d.update(status="win", length=max(wins), reason="")

@@ -125,6 +125,22 @@ def test_progress_is_reported():
     assert seen and seen == sorted(seen)
 
 
+def test_interruption_keeps_a_consistent_partial_tree():
+    def interrupt(nodes: int) -> None:
+        if nodes >= 500:
+            raise KeyboardInterrupt
+
+    tree = force_tree(MCDANIEL, engine="python", progress=interrupt)
+    assert tree.graph["truncated"] == "interrupted" and 500 <= tree.number_of_nodes() < 731
+    assert all(d["reason"] != "not expanded" for _, d in tree.nodes(data=True))
+    assert tree.length == 6 and "incomplete" in tree.summary()
+    for path in tree.winning_paths():
+        replay_forced_win(MCDANIEL, path)
+    for node, d in tree.nodes(data=True):
+        if d["status"] == "win" and d["role"] == "attacker":
+            assert d["length"] >= shortest_forced_win(d["position"], core="python").length
+
+
 def test_game_over_is_refused():
     with pytest.raises(IllegalPositionError, match="over"):
         force_tree(Position.from_cells([0, 16, 1, 17, 2, 18, 3]))

@@ -31,12 +31,13 @@ def run(args: argparse.Namespace) -> int:
                           time_limit=args.time_limit,
                           progress=lambda n: status.update(f"growing the force tree… {n} nodes"))
     seconds = time.perf_counter() - start
-    if tree.graph["truncated"] == "max_nodes":
-        err.print(f"node cap of {args.max_nodes} nodes reached: the tree is incomplete (unexpanded nodes "
-                  "are marked cut); raise --max-nodes, or add --only-winning or --max-length", highlight=False)
-    elif tree.graph["truncated"] == "time_limit":
-        err.print(f"time limit of {args.time_limit} s reached: the tree is incomplete "
-                  "(unexpanded nodes are marked cut)", highlight=False)
+    stopped = {"max_nodes": f"node cap of {args.max_nodes} nodes reached",
+               "time_limit": f"time limit of {args.time_limit} s reached",
+               "interrupted": "interrupted"}.get(tree.graph["truncated"])
+    if stopped:
+        err.print(f"{stopped}: the tree is incomplete (unexpanded nodes are marked cut); raise "
+                  "--max-nodes or --time-limit, or add --only-winning or --max-length", highlight=False,
+                  soft_wrap=True)
     if args.output:
         write_tree(tree, args.output, fmt, args.notation)
         where = f"; wrote {fmt} to {args.output}"
