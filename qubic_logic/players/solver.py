@@ -12,10 +12,15 @@ In order (each step explained in the move's explanation):
 5. otherwise the first move, in the order of the McCarthy αβ player
    (``players/mccarthy.py``: its chosen move, then the seed's ordering), after
    which the opponent has **no** forced win by threat sequence — checked with
-   the same search, this time for the opponent.
+   the same search, this time for the opponent — and no *quiet* reply of the
+   opponent that threatens a forced win no answer can stop (a two-move-deep
+   check, :func:`refutation`). When the opponent has no forced win even if it
+   moved now, no move of ours can give it one (our mark only blocks its lines
+   or forces its replies), so the first check is skipped.
 
 Searches run with no length bound and a per-search ``time_limit`` (seconds);
-a search that runs out of time counts as "no forced win found".
+a search that runs out of time counts as "no forced win found". Step 5 stops
+after ``budget`` seconds with the first move that passed the first check.
 
 >>> from qubic_logic.position import Game
 >>> SolverPlayer().choose(Game([0, 16, 1, 17, 2, 18])).explanation
@@ -23,6 +28,8 @@ a search that runs out of time counts as "no forced win found".
 """
 
 from __future__ import annotations
+
+import time
 
 from ..core import core_module, shortest_forced_win, threats
 from ..errors import QueryTimeout
@@ -52,14 +59,39 @@ def opponent_wins_by_force(position: Position, time_limit: float) -> bool:
     return length > 0
 
 
-def safe_move(position: Position, preferred: list[int], time_limit: float) -> int | None:
-    """The first cell of ``preferred`` after which the opponent has no forced win, or None."""
+def safe_move(position: Position, preferred: list[int], time_limit: float, deadline: float) -> int | None:
+    """The first cell of ``preferred`` after which the opponent has no forced win, or None.
+
+    Gives up (None) once ``time.monotonic()`` passes ``deadline``.
+    """
     for cell in preferred:
         after = position.play(cell)
+        if after.winner or forced_win_moves(after, time_limit) is None:
+            return cell
+        if time.monotonic() > deadline:
+            break
+    return None
+
+
+def refutation(position: Position, time_limit: float, deadline: float) -> int | None:
+    """A quiet move of the side to move after which it wins by force whatever the other side does.
+
+    For each move: does the mover then threaten a forced win (as if it moved
+    again), and does every answer leave it one, with no forced win of the
+    answering side's own? Raises :class:`TimeoutError` past ``deadline``.
+    """
+    for r in position.legal_moves():
+        after = position.play(r)
         if after.winner:
-            return cell
-        if forced_win_moves(after, time_limit) is None:
-            return cell
+            return r
+        if not opponent_wins_by_force(after, time_limit) or forced_win_moves(after, time_limit):
+            continue
+        if safe_move(after, after.legal_moves(), time_limit, deadline) is None:
+            if time.monotonic() > deadline:
+                raise TimeoutError
+            return r
+        if time.monotonic() > deadline:
+            raise TimeoutError
     return None
 
 
@@ -74,12 +106,13 @@ def patashnik_move(position: Position) -> int | None:
 
 @register("solver", "forced-win search for both sides, Patashnik's dictionary as X, alpha-beta")
 class SolverPlayer:
-    """See the module docstring; ``time_limit`` bounds each forced-win search (default 2 s)."""
+    """See the module docstring; ``time_limit`` bounds each forced-win search, ``budget`` step 5."""
 
     name = "solver"
 
-    def __init__(self, time_limit: float = 2.0, depth: int = 2) -> None:
+    def __init__(self, time_limit: float = 1.0, budget: float = 5.0, depth: int = 2) -> None:
         self.time_limit = time_limit
+        self.budget = budget
         self.fallback = McCarthyPlayer(depth)
 
     def choose(self, game: Game) -> Move:
@@ -101,10 +134,25 @@ class SolverPlayer:
         if cell is not None:
             return Move(cell, "Patashnik's dictionary move")
         choice = self.fallback.choose(game)
+        return self.defend(p, choice)
+
+    def defend(self, p: Position, choice: Move) -> Move:
+        """The first move of the αβ order that is safe two ways (see the module docstring)."""
         order = [choice.cell] + [c for c in ordered_moves(p)[0] if c != choice.cell]
-        cell = safe_move(p, order, self.time_limit)
-        if cell is None:
+        deadline = time.monotonic() + self.budget
+        check_now = opponent_wins_by_force(p, self.time_limit)
+        first_safe, reason = None, "every move allows a quiet reply that forces a win"
+        try:
+            for cell in order:
+                after = p.play(cell)
+                if check_now and forced_win_moves(after, self.time_limit):
+                    continue
+                first_safe = cell if first_safe is None else first_safe
+                if refutation(after, self.time_limit, deadline) is None:
+                    why = choice.explanation if cell == choice.cell else f"instead of {choice.cell}"
+                    return Move(cell, f"{why}; leaves no forced win, and no quiet reply makes one")
+        except TimeoutError:
+            reason = f"no move found safe against quiet replies within {self.budget:g} s"
+        if first_safe is None:
             return Move(choice.cell, f"every move leaves a forced win; {choice.explanation}")
-        if cell == choice.cell:
-            return Move(cell, f"{choice.explanation}; leaves no forced win")
-        return Move(cell, f"avoids the opponent's forced win after {choice.cell}")
+        return Move(first_safe, f"leaves no forced win ({reason})")
