@@ -2,8 +2,8 @@
 
 Planar cells are 1..16, four per row (McDaniel Tables II-IV, Citrenbaum Table III).
 The plane is plane 1 of rules/geometry.pl (level z = 0, planar cell K = cube cell K-1),
-so a set of planar cells is also a cube mask. Forced wins follow DESIGN.md section 3
-with only the plane's ten lines: an isolated plane.
+so a set of planar cells is also a cube mask, and forced wins are those of
+rules/forcing.pl (DESIGN.md section 3) with no marks outside the plane: an isolated plane.
 
 ==
 ?- plane_forced_win([1,4,13], []).
@@ -14,6 +14,7 @@ true.
                    two_zero_files/3, threat_cells/3, plane_forced_win/2, opening_moves/3,
                    four_in_a_row/1 ]).
 :- use_module('../geometry').
+:- use_module('../forcing').
 
 %!  planar_line_mask(-Mask) is nondet.
 %   Mask of one of the ten lines of plane 1.
@@ -71,15 +72,11 @@ forcing_cells(A, D, Cells) :-
                  between(0, 15, C), L /\ (1 << C) =\= 0, A /\ (1 << C) =:= 0 ), Cs),
     sort(Cs, Cells).
 
-:- table plane_forced_win/2.
-
 %!  plane_forced_win(+A, +D) is semidet.
-%   A (mask, to move) wins by a threat sequence in the isolated plane against D (section 3).
-plane_forced_win(A, D) :- threat_cells(A, D, T), T =\= 0, !.
-plane_forced_win(A, D) :-
-    threat_cells(D, A, TD), TD =\= 0, !,
-    popcount(TD) =:= 1, M is msb(TD), force(A, D, M).
-plane_forced_win(A, D) :- forcing_cells(A, D, Cells), member(M, Cells), force(A, D, M), !.
+%   A (mask, to move) wins by a threat sequence against D in the isolated plane: the
+%   project's forced-win search (rules/forcing.pl, DESIGN.md section 3) on the plane's
+%   masks; with no marks outside plane 1, every forcing move stays in the plane.
+plane_forced_win(A, D) :- forced_win_masks(A, D, 0, _, _, _).
 
 % A plays M: two threats win, one is blocked and the search goes on, none fails.
 force(A, D, M) :-
