@@ -1,0 +1,57 @@
+"""``qubic solve POSITION``: does the side to move force a win? (proof-number search)
+
+Writes the winning strategy as a dictionary in Patashnik's format with
+``-o FILE``; ``qubic verify dictionary FILE`` checks it.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+from ..strategy.solve import solve
+from ._common import json_arg, position_arg, print_json
+
+
+def run(args: argparse.Namespace) -> int:
+    err = Console(stderr=True)
+    with err.status("solving…") as status:
+        result = solve(args.position, time_limit=args.time_limit, memory_limit=args.memory_limit,
+                       core=args.engine,
+                       progress=lambda n, pn, dn: status.update(f"solving… {n:,} nodes, proof number {pn}, "
+                                                                f"disproof number {dn}"))
+    if args.output and result.strategy is not None:
+        result.strategy.save(args.output)
+    if args.json:
+        out = result.to_json()
+        out["output"] = args.output if args.output and result.strategy is not None else None
+        print_json(out)
+        return 0
+    side = args.position.to_move.upper()
+    if result.status == "won":
+        print(f"{side} to move WINS, starting with {result.move}: {result.strategy_size} strategic positions "
+              f"[{result.nodes:,} nodes, {result.seconds:.2f} s]")
+        if args.output:
+            print(f"strategy written to {args.output}; check it with: qubic verify dictionary {args.output}")
+    elif result.status == "not won":
+        print(f"{side} to move cannot force a win (proven) [{result.nodes:,} nodes, {result.seconds:.2f} s]")
+    else:
+        print(f"{side} to move: not solved ({result.stopped_by}) [{result.nodes:,} nodes, {result.seconds:.2f} s]; "
+              f"most promising move {result.move}, proof number {result.proof_number}, "
+              f"disproof number {result.disproof_number}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("solve", help="proof-number search: does the side to move force a win?")
+    position_arg(parser)
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds before giving up")
+    parser.add_argument("--memory-limit", type=float, default=None, metavar="MB",
+                        help="cap on the transposition table, in megabytes")
+    parser.add_argument("-o", "--output", metavar="DICT", default=None,
+                        help="write the winning strategy here (Patashnik's dictionary format)")
+    parser.add_argument("--engine", default="auto", choices=["auto", "native", "python"],
+                        help="core for threat sequences (default auto: native when built)")
+    json_arg(parser)
+    parser.set_defaults(func=run)

@@ -1,0 +1,320 @@
+"""Solve a position: proof-number search whose leaves are settled by threat sequences.
+
+The side to move at the root is the *attacker*. At its turns (OR nodes) it
+wins at once with a threat cell, wins by a forced threat sequence
+(DESIGN.md §3, the native search), must block the defender's single three,
+or may play any empty cell; at the defender's turns (AND nodes) every reply
+is considered, except that a threat must be blocked. Nodes are shared
+through a transposition table keyed by canonical form, so equivalent
+positions are searched once. Proof and disproof numbers pick the next node
+to expand (Allis's PN search, most-proving node first).
+
+A proof is a strategy: the attacker's move at each proven OR node that is
+not a win, a block or a forced sequence is a *strategic move*, written as a
+dictionary in Patashnik's format that :func:`~qubic_logic.strategy.verify.verify` accepts.
+
+>>> from qubic_logic.notation import parse_position
+>>> r = solve(parse_position('1-2,22-52,27-4'))        # a forced sequence at once
+>>> r.status, r.strategy_size
+('won', 0)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..core import core_module
+from ..notation import format_patashnik
+from ..position import Position, other
+from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
+from .dictionary import Entry, StrategyDictionary
+
+INFINITY = 1 << 40
+FULL = (1 << 64) - 1
+NODE_BYTES = 400  # rough memory per node (object, lists, table entry), for --memory-limit
+HARD_REPLY_PN = 8  # initial proof number of a defender turn where a pass would not lose to a threat sequence
+
+
+def _low(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _cells(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Node:
+    """A canonical position in the search: ``a`` attacker's mask, ``d`` defender's."""
+
+    __slots__ = ("a", "d", "attacker_turn", "pn", "dn", "children", "kind")
+
+    def __init__(self, a: int, d: int, attacker_turn: bool) -> None:
+        self.a, self.d, self.attacker_turn = a, d, attacker_turn
+        self.pn = self.dn = 1
+        self.children: list[tuple[int, Node]] | None = None  # (move in this node's frame, child)
+        self.kind = ""  # how an attacker turn resolves: win | forced | block | move
+
+    def prove(self, kind: str) -> None:
+        self.pn, self.dn, self.kind = 0, INFINITY, kind
+
+    def disprove(self) -> None:
+        self.pn, self.dn = INFINITY, 0
+
+
+@dataclass
+class SolveResult:
+    """Outcome of :func:`solve`.
+
+    ``status``: ``'won'`` (the side to move wins; ``strategy`` proves it),
+    ``'not won'`` (it cannot force a win: proven) or ``'unknown'`` (limits hit).
+    ``move`` is the first move of the winning strategy (or the most promising
+    one when unknown), in the root position's own orientation.
+    """
+
+    status: str
+    root: Position
+    move: int | None
+    nodes: int
+    seconds: float
+    strategy: StrategyDictionary | None = None
+    proof_number: int = 0
+    disproof_number: int = 0
+    stopped_by: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def strategy_size(self) -> int:
+        """Strategic positions in the winning strategy (0 when none)."""
+        return len(self.strategy) if self.strategy is not None else 0
+
+    def to_json(self) -> dict:
+        """The object printed by ``qubic solve --json``."""
+        return {
+            "status": self.status,
+            "root": format_patashnik(self.root),
+            "to_move": self.root.to_move,
+            "move": self.move,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "strategic_positions": self.strategy_size,
+            "proof_number": min(self.proof_number, INFINITY),
+            "disproof_number": min(self.disproof_number, INFINITY),
+            "stopped_by": self.stopped_by,
+        }
+
+
+class ProofNumberSearch:
+    """The search state: transposition table, limits, counters.
+
+    ``leaf_time`` bounds each threat-sequence search (a leaf not settled in
+    time is searched further as a normal node).
+    """
+
+    def __init__(self, core: str = "auto", leaf_time: float = 0.5) -> None:
+        self.core = core_module(core)
+        self.canonical = getattr(self.core, "canonical", canonical_masks)
+        self.leaf_time = leaf_time
+        self.table: dict[tuple[int, int], Node] = {}
+
+    # ---------------------------------------------------------------- nodes
+
+    def node(self, a: int, d: int, attacker_turn: bool) -> tuple[Node, int]:
+        """The shared node of ``(a, d)`` and the transform that maps ``(a, d)`` onto it."""
+        ca, cd, t = self.canonical(a, d)
+        found = self.table.get((ca, cd))
+        if found is None:
+            found = self.table[(ca, cd)] = Node(ca, cd, attacker_turn)
+            (self._evaluate_attacker if attacker_turn else self._evaluate_defender)(found)
+        return found, t
+
+    def _evaluate_attacker(self, n: Node) -> None:
+        core = self.core
+        if core.threat_cells(n.a, n.d):
+            return n.prove("win")
+        theirs = core.threat_cells(n.d, n.a)
+        if theirs & (theirs - 1) or not ~(n.a | n.d) & FULL:
+            return n.disprove()
+        length = core.forced_win(n.a, n.d, 0, self.leaf_time, 0)[0]
+        if length > 0:
+            return n.prove("forced")
+        n.kind = "block" if theirs else "move"
+
+    def _evaluate_defender(self, n: Node) -> None:
+        core = self.core
+        if core.threat_cells(n.d, n.a) or not ~(n.a | n.d) & FULL:
+            return n.disprove()
+        mine = core.threat_cells(n.a, n.d)
+        if mine & (mine - 1):
+            return n.prove("double threat")
+        if not mine and core.forced_win(n.a, n.d, 0, self.leaf_time, 0)[0] <= 0:
+            n.pn = HARD_REPLY_PN  # a pass would not lose to a threat sequence: many replies to refute
+
+    def expand(self, n: Node) -> None:
+        """Create the children of ``n`` (each equivalent child once), best first."""
+        a, d = n.a, n.d
+        core = self.core
+        children: dict[int, tuple[int, Node]] = {}
+        if n.attacker_turn:
+            theirs = core.threat_cells(d, a)
+            moves = [_low(theirs)] if theirs else _cells(~(a | d) & FULL)
+            for m in moves:
+                child, _ = self.node(a | 1 << m, d, False)
+                children.setdefault(id(child), (m, child))
+            order = sorted(children.values(), key=lambda mc: (mc[1].pn, -self._score(a | 1 << mc[0], d)))
+        else:
+            mine = core.threat_cells(a, d)
+            replies = [_low(mine)] if mine else _cells(~(a | d) & FULL)
+            for r in replies:
+                child, _ = self.node(a, d | 1 << r, True)
+                children.setdefault(id(child), (r, child))
+            order = list(children.values())
+        n.children = order
+
+    def _score(self, a: int, d: int) -> int:
+        core = self.core
+        return 4 * core.major_cells(a, d).bit_count() + core.forcing_moves(a, d).bit_count()
+
+    @staticmethod
+    def update(n: Node) -> None:
+        """Proof and disproof numbers of ``n`` from its children."""
+        kids = n.children
+        if n.attacker_turn:
+            n.pn = min(c.pn for _, c in kids)
+            n.dn = min(INFINITY, sum(c.dn for _, c in kids))
+        else:
+            n.pn = min(INFINITY, sum(c.pn for _, c in kids))
+            n.dn = min(c.dn for _, c in kids)
+
+    # ---------------------------------------------------------------- search
+
+    def run(
+        self,
+        root: Node,
+        deadline: float | None,
+        max_nodes: int,
+        progress: Callable[[int, int, int], None] | None = None,
+    ) -> str:
+        """Expand most-proving nodes until ``root`` is settled; returns why it stopped ('' = settled)."""
+        iterations = 0
+        while root.pn and root.dn:
+            if deadline is not None and time.monotonic() > deadline:
+                return "time limit"
+            if max_nodes and len(self.table) >= max_nodes:
+                return "memory limit"
+            path = [root]
+            n = root
+            while n.children is not None:
+                kids = n.children
+                n = min(kids, key=(lambda mc: mc[1].pn) if n.attacker_turn else (lambda mc: mc[1].dn))[1]
+                path.append(n)
+            self.expand(n)
+            for p in reversed(path):
+                self.update(p)
+            iterations += 1
+            if progress and iterations % 50 == 0:
+                progress(len(self.table), root.pn, root.dn)
+        return ""
+
+    def strategy(self, root: Node, attacker: str, header: list[str]) -> StrategyDictionary:
+        """The proven strategy below ``root``: one entry per strategic move, in canonical frames."""
+        entries: list[Entry] = []
+        seen: set[int] = set()
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            if n.attacker_turn:
+                if n.kind in ("win", "forced"):
+                    continue
+                move, child = next((m, c) for m, c in n.children if c.pn == 0)
+                if n.kind == "move":
+                    entries.append(Entry(_position(n.a, n.d, attacker), move))
+                stack.append(child)
+            elif n.children is not None:
+                stack.extend(c for _, c in n.children)
+        return StrategyDictionary(entries, header)
+
+
+def _position(a: int, d: int, attacker: str) -> Position:
+    return Position(a, d) if attacker == "x" else Position(d, a)
+
+
+def solve(
+    position: Position,
+    *,
+    time_limit: float | None = None,
+    memory_limit: float | None = None,
+    core: str = "auto",
+    progress: Callable[[int, int, int], None] | None = None,
+    search: ProofNumberSearch | None = None,
+) -> SolveResult:
+    """Does the side to move force a win? Proof-number search over threat-sequence leaves.
+
+    ``memory_limit`` (MB) caps the transposition table; past ``time_limit``
+    seconds, at the cap or on Ctrl-C the result is ``'unknown'`` with what was
+    found so far. ``progress(nodes, proof_number, disproof_number)`` is
+    called now and then. Pass ``search`` to reuse a table between calls.
+    """
+    start = time.monotonic()
+    if position.is_over:
+        from ..errors import IllegalPositionError
+
+        raise IllegalPositionError("the game is already over; expected a live position")
+    search = search or ProofNumberSearch(core)
+    attacker = position.to_move
+    a, d = position.mask(attacker), position.mask(other(attacker))
+    root, t = search.node(a, d, True)
+    deadline = start + time_limit if time_limit else None
+    max_nodes = int(memory_limit * 1e6 / NODE_BYTES) if memory_limit else 0
+    try:
+        stopped = search.run(root, deadline, max_nodes, progress)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    status = "won" if root.pn == 0 else "not won" if root.dn == 0 else "unknown"
+    move = _root_move(search, root, t, status)
+    strategy = None
+    if status == "won":
+        header = [
+            "Winning strategy found by qubic solve (qubic-logic: proof-number search over threat sequences).",
+            f"root: {format_patashnik(position)}",
+            f"{attacker.upper()} to move wins: play (1) a win, else (2) block a three, else (3) the move below",
+            "(up to symmetry), else (4) a forced sequence. Check: qubic verify dictionary FILE",
+        ]
+        strategy = search.strategy(root, attacker, header)
+    return SolveResult(status, position, move, len(search.table), time.monotonic() - start, strategy,
+                       root.pn, root.dn, stopped)
+
+
+def _root_move(search: ProofNumberSearch, root: Node, t: int, status: str) -> int | None:
+    """The winning (or most promising) move at the root, mapped back to the root's orientation."""
+    back = TRANSFORMS[INVERSES[t]]
+    if root.kind == "win":
+        return back[_low(search.core.threat_cells(root.a, root.d))]
+    if root.kind == "forced":
+        return back[search.core.forced_win(root.a, root.d, 0, 0.0, 0)[1][0]]
+    if not root.children:
+        return None
+    if status == "won":
+        return back[next(m for m, c in root.children if c.pn == 0)]
+    return back[min(root.children, key=lambda mc: (mc[1].pn, -mc[1].dn))[0]]
+
+
+def best_move(position: Position, time_limit: float = 5.0) -> SolveResult:
+    """Solve ``position`` for the side to move within ``time_limit`` seconds; ``.move`` is the move.
+
+    For players: ``.status == 'won'`` means the move wins by force.
+
+    >>> from qubic_logic.notation import parse_position
+    >>> best_move(parse_position('moves:0,16,1,17,2,18')).move
+    3
+    """
+    return solve(position, time_limit=time_limit)
