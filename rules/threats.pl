@@ -84,7 +84,8 @@ forcing_move(S, C) :-
 %   2-0 lines L1 < L2 of S meet at the empty major cell C.
 related_pair(S, C, L1, L2) :-
     side_masks(S, Own, Theirs),
-    findall(L-LM, ( line_mask(L, LM), LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 2 ), TwoZero),
+    findall(L-LM, ( line_mask(L, LM), LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 2 ), Found),
+    msort(Found, TwoZero),  % tabled answers come in no particular order
     append(_, [L1-M1 | Later], TwoZero),
     member(L2-M2, Later),
     Meet is M1 /\ M2 /\ \ Own,

@@ -9,7 +9,7 @@ other. Positions that need the counter-threat rule are collected separately.
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from qubic_logic.bitboard import threat_cells
@@ -45,6 +45,7 @@ def _check_win(position: Position, max_length: int | None, engines=ENGINES) -> i
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
+@example(Position(x=73183532599869440, o=153122524769550608))  # pairs once came out of line order
 def test_threats_and_related_pairs_agree(position):
     expected_pairs = sorted(related_pairs_of(position, "x") + related_pairs_of(position, "o"))
     reference = get_engine("python").threats(position)
