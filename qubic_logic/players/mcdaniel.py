@@ -81,8 +81,9 @@ def denem(a: int, d: int) -> Move:
         PLANES_THROUGH[cell],
         key=lambda p: (not d & PLANE_MASKS[p], (a & PLANE_MASKS[p]).bit_count()),
     )
-    own = (a & PLANE_MASKS[plane]).bit_count()
-    return Move(cell, f"DENEM: stays away, prime cell in plane {plane + 1} ({own} own, no opponent cell)")
+    own, opp = (a & PLANE_MASKS[plane]).bit_count(), (d & PLANE_MASKS[plane]).bit_count()
+    kind = "prime cell" if cell in CUBIC_PRIMES else "cell"
+    return Move(cell, f"DENEM: stays away: {kind} in plane {plane + 1} (own cells {own}, opponent's {opp})")
 
 
 def genex(a: int, d: int) -> Move:
