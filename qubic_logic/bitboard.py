@@ -211,6 +211,8 @@ def forced_win(
     result = _EXACT if theirs & (theirs - 1) else _BOUNDED
     length = 2
     while result == _BOUNDED and (not max_length or length <= max_length):
+        if deadline is not None and time.monotonic() > deadline:  # also every 1024 nodes
+            return -1, (), search.nodes, length - 1
         try:
             result = search.node(a, d, length, theirs)
         except _LimitReached:

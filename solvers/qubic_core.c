@@ -551,6 +551,10 @@ int qc_forced_win(qc_mask a, qc_mask d, const qc_search_options *opt, qc_forced_
         result = FAIL_EXACT;
     /* length 1 is settled above; each further length is one deepening iteration */
     for (; result == FAIL_BOUNDED && (!max_length || length <= max_length); length++) {
+        if ((s.has_deadline && out_of_time(&s)) || (s.stop && *s.stop)) {
+            result = ABORTED; /* limits are checked before each iteration and every 1024 nodes */
+            break;
+        }
         result = node(&s, a, d, length, theirs, NULL, 0);
         if (result > 0 || result == ABORTED)
             break;

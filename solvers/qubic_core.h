@@ -109,6 +109,9 @@ typedef struct {
  * the attacker completes the LOWEST remaining one. With a threat cell on the board the
  * attacker completes the lowest one (length 1).
  *
+ * Limits: the node limit is checked at every node; the time limit and the stop flag before
+ * each deepening iteration and every 1024 nodes.
+ *
  * Returns out->length. Never fails (out of memory only makes it slower).
  */
 int qc_forced_win(qc_mask a, qc_mask d, const qc_search_options *opt, qc_forced_win_result *out);
