@@ -1,0 +1,62 @@
+"""``qubic check RULES_FILE``: check a user's rule (ASP or Prolog) over every position it names."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..claims.rulecheck import check_rules
+from ..errors import IllegalPositionError
+from ..notation import diagram
+from ..position import Position
+from ._common import json_arg, print_json
+
+
+def _picture(x: int, o: int) -> str:
+    try:
+        return diagram(Position(x, o))
+    except IllegalPositionError:
+        return ""  # not a game position (e.g. marks of one side only): the cell lists say it all
+
+
+def run(args: argparse.Namespace) -> int:
+    err = Console(stderr=True)
+    with Progress(TextColumn("checking"), BarColumn(), TextColumn("{task.completed}/{task.total} positions"),
+                  TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
+        task = progress.add_task("check", total=None)
+        result = check_rules(args.rules_file, stop_at_first=not args.all, time_limit=args.time_limit,
+                             progress=lambda done, total: progress.update(task, completed=done, total=total))
+    domains = ", ".join(str(d) for d in result.domains)
+    if args.json:
+        print_json({"rules": args.rules_file, "engine": result.engine, "domains": domains,
+                    "checked": result.checked, "holds": result.holds, "seconds": round(result.seconds, 3),
+                    "counterexamples": [{"x": [c + 1 for c in range(64) if case.x >> c & 1],
+                                         "o": [c + 1 for c in range(64) if case.o >> c & 1],
+                                         "move": case.move + 1 if case.move >= 0 else None, "why": why}
+                                        for case, why in result.counterexamples]})
+        return 0 if result.holds else 1
+    if result.holds:
+        print(f"the rule holds in all {result.checked} positions of {domains} "
+              f"[{result.engine}, {result.seconds:.1f} s]")
+        return 0
+    print(f"the rule FAILS: {len(result.counterexamples)} counterexample(s) "
+          f"({result.checked} positions of {domains} checked) [{result.engine}, {result.seconds:.1f} s]")
+    for case, why in result.counterexamples:
+        print(f"counterexample: {case.describe()}" + (f"\n  {why}" if why else ""))
+        picture = _picture(case.x, case.o)
+        if picture:
+            print(picture)
+    return 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("check", help="check your own rule (ASP .lp or Prolog .pl) over the positions it names",
+                            description="The file names its positions with domain(...) facts and defines "
+                                        "violated where the rule fails; see docs/checks.md.")
+    parser.add_argument("rules_file", metavar="RULES_FILE", help="an ASP (.lp) or Prolog (.pl) rules file")
+    parser.add_argument("--all", action="store_true", help="find every counterexample (default: stop at the first)")
+    parser.add_argument("--time-limit", type=float, default=600.0, metavar="S", help="seconds (default 600)")
+    json_arg(parser)
+    parser.set_defaults(func=run)
