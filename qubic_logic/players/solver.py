@@ -9,7 +9,11 @@ In order (each step explained in the move's explanation):
 3. block the opponent's 3-0 line;
 4. as X, Patashnik's strategic move when the position is in his dictionary
    (a perfect first-player strategy, seed-free: shared/data/README.md);
-5. otherwise the first move, in the order of the McCarthy αβ player
+5. a quiet move after which the side to move threatens a forced win that no
+   answer stops (two moves deep, :func:`refutation`);
+6. a win proven by the proof-number search of :mod:`qubic_logic.strategy.solve`
+   within ``solve_time`` seconds (quiet moves allowed, every reply considered);
+7. otherwise the first move, in the order of the McCarthy αβ player
    (``players/mccarthy.py``: its chosen move, then the seed's ordering), after
    which the opponent has **no** forced win by threat sequence — checked with
    the same search, this time for the opponent — and no *quiet* reply of the
@@ -20,7 +24,8 @@ In order (each step explained in the move's explanation):
 
 Searches run with no length bound and a per-search ``time_limit`` (seconds);
 a search that runs out of time counts as "no forced win found". Step 5 stops
-after ``budget`` seconds with the first move that passed the first check.
+after ``budget / 2`` seconds, step 7 after ``budget`` seconds with the first
+move that passed its first check.
 
 >>> from qubic_logic.position import Game
 >>> SolverPlayer().choose(Game([0, 16, 1, 17, 2, 18])).explanation
@@ -106,13 +111,15 @@ def patashnik_move(position: Position) -> int | None:
 
 @register("solver", "forced-win search for both sides, Patashnik's dictionary as X, alpha-beta")
 class SolverPlayer:
-    """See the module docstring; ``time_limit`` bounds each forced-win search, ``budget`` step 5."""
+    """See the module docstring; ``time_limit`` bounds each forced-win search, ``budget`` steps 5 and 7."""
 
     name = "solver"
 
-    def __init__(self, time_limit: float = 1.0, budget: float = 5.0, depth: int = 2) -> None:
+    def __init__(self, time_limit: float = 1.0, budget: float = 5.0, solve_time: float = 0.2,
+                 depth: int = 2) -> None:
         self.time_limit = time_limit
         self.budget = budget
+        self.solve_time = solve_time
         self.fallback = McCarthyPlayer(depth)
 
     def choose(self, game: Game) -> Move:
@@ -133,6 +140,19 @@ class SolverPlayer:
         cell = patashnik_move(p)
         if cell is not None:
             return Move(cell, "Patashnik's dictionary move")
+        deadline = time.monotonic() + self.budget / 2
+        try:
+            cell = refutation(p, self.time_limit, deadline)
+        except TimeoutError:
+            cell = None
+        if cell is not None:
+            return Move(cell, "quiet move: sets up a forced win that no answer stops")
+        if self.solve_time > 0:
+            from ..strategy.solve import best_move
+
+            solved = best_move(p, time_limit=self.solve_time)
+            if solved.status == "won" and solved.move is not None:
+                return Move(solved.move, f"wins by force (proof-number search, {solved.nodes} nodes)")
         choice = self.fallback.choose(game)
         return self.defend(p, choice)
 
