@@ -125,3 +125,6 @@ line_mask(L, Mask) :-
 lines_through_masks(C, Masks) :-
     cell(C),
     findall(M, (in_line(C, L), line_mask(L, M)), Masks).
+
+% Fill the tables when the file loads, so the first queries pay nothing.
+:- initialization(forall(cell(C), lines_through_masks(C, _))).

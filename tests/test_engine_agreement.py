@@ -117,3 +117,12 @@ def test_counter_threat_decides():
 @given(positions())
 def test_forced_wins_agree_unbounded(position):
     _check_win(position, None)
+
+
+@pytest.mark.slow
+def test_long_sequences_from_patashnik_strategy_agree():
+    """Positions where Patashnik's strategy needs a forced win: long sequences, counter-threats."""
+    from qubic_logic.bench._positions import dictionary_queries
+
+    for p in dictionary_queries(12, 20):
+        _check_win(p, None)
