@@ -24,7 +24,7 @@ def _examples() -> dict[str, list[tuple[str, str]]]:
     """Example id -> [(command, output shown)], from the page's console blocks."""
     text = DOC.read_text()
     found = {}
-    for name, block in re.findall(r"<!-- example: ([\w-]+) -->\n```console\n(.*?)```", text, re.S):
+    for name, block in re.findall(r"<!-- example: ([\w-]+) -->\n```console\n(.*?)```", text, re.DOTALL):
         runs: list[tuple[str, str]] = []
         for line in block.splitlines():
             if line.startswith("$ "):
@@ -82,9 +82,10 @@ def test_plane_17_first_moves_match_the_core(capsys, monkeypatch):
     firsts = set()
     for move in p.legal_moves():
         new = threat_cells(a | 1 << move, d)
-        if move in PLANES[16] and new:
-            if new & (new - 1) or shortest_forced_win(p.play(move).play(cells_of(new)[0]), max_length=5).found:
-                firsts.add(move)
+        if move in PLANES[16] and new and (
+            new & (new - 1) or shortest_forced_win(p.play(move).play(cells_of(new)[0]), max_length=5).found
+        ):
+            firsts.add(move)
     atoms, solutions = _answers("plane-17", capsys, monkeypatch)
     assert firsts and {a for a in atoms if a.startswith("first")} == {f"first({m})" for m in firsts}
     assert {s["M"] for s in solutions} == firsts
@@ -106,7 +107,7 @@ def _readme_runs() -> list[tuple[str, str]]:
     text = (ROOT / "README.md").read_text()
     section = text.split("## Declarative rules and engines", 1)[1].split("\n## ", 1)[0]
     runs: list[tuple[str, str]] = []
-    for block in re.findall(r"```console\n(.*?)```", section, re.S):
+    for block in re.findall(r"```console\n(.*?)```", section, re.DOTALL):
         for line in block.splitlines():
             if line.startswith("$ "):
                 runs.append((line[2:], ""))

@@ -81,13 +81,13 @@ def run(console: Console, quick: bool = False) -> None:
     table.add_column("positions", justify="right")
     for name in names:
         table.add_column(name, justify="right")
-    for n in sets:
-        if not sets[n]:
+    for n, ps in sets.items():
+        if not ps:
             continue
         cells = []
         for name in names:
             ms = results[name][n] * 1000
             ratio = results[name][n] / results[base][n]
             cells.append(f"{ms:.2f}" if name == base else f"{ms:.1f} ({ratio:.0f}x)")
-        table.add_row(str(n), str(len(sets[n])), *cells)
+        table.add_row(str(n), str(len(ps)), *cells)
     console.print(table)

@@ -22,8 +22,9 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..core import ForcedWin, Threats
 from ..errors import EngineUnavailableError, QueryTimeout, RuleError
