@@ -15,9 +15,9 @@ from __future__ import annotations
 import inspect
 import json
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Iterable
 
 from .errors import QubicError
 from .notation import format_mcdaniel
@@ -201,7 +201,7 @@ def cross_table(records: Iterable[GameRecord], names: list[str]) -> str:
     """
     records = list(records)
     lines = ["| X vs O | " + " | ".join(names) + " | as X |", "|" + "---|" * (len(names) + 2)]
-    text = lambda t: "-".join(map(str, t))  # noqa: E731
+    text = lambda t: "-".join(map(str, t))
     for a in names:
         cells = []
         for b in names:

@@ -33,8 +33,9 @@ seed's worked examples.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Protocol
 
 INFINITY = float("inf")
 ALPHA_CUTOFF = "ALPHA-CUTOFF"
@@ -187,8 +188,7 @@ def valmin(g: Problem, p: Any, alpha: float, beta: float) -> float:
         s = valmax(g, q, alpha, beta)
         if not s > alpha:
             return alpha
-        if s < beta:
-            beta = s
+        beta = min(beta, s)
     return beta
 
 

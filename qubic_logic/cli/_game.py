@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from ..errors import QubicError, NotationError
+from ..errors import NotationError, QubicError
 from ..notation import parse_cell, parse_mcdaniel, parse_moves
 from ..position import Game
 

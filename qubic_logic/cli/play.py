@@ -172,7 +172,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("play", help="play a game in the terminal (human or engines on each side)")
     choices = f"{HUMAN} or a player: {', '.join(player_names())}"
     parser.add_argument("--x", default=HUMAN, metavar="NAME", help=f"who plays X: {choices} (default human)")
-    parser.add_argument("--o", default="solver", metavar="NAME", help=f"who plays O (default solver)")
+    parser.add_argument("--o", default="solver", metavar="NAME", help="who plays O (default solver)")
     parser.add_argument("--load", metavar="FILE", help="start from the move list in FILE")
     notation_arg(parser)
     parser.set_defaults(func=run)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..core import threats
 from ..geometry import LINE_MASKS, LINES_THROUGH, cells_of
-from ..position import Position, Game, other
+from ..position import Game, Position, other
 from ..search import INFINITY, linemax, linemin, qa, qd, to_list
 from .base import Move, register
 
