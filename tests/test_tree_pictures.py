@@ -79,6 +79,7 @@ def test_json_round_trip(big_tree):
     back = tree_from_json(doc)
     assert back.number_of_nodes() == big_tree.number_of_nodes()
     assert set(back.winning_paths()) == set(big_tree.winning_paths())
+    assert back.summary() == big_tree.summary() and back.graph == big_tree.graph
     assert all(back.nodes[n]["position"] == big_tree.nodes[n]["position"] for n in big_tree.nodes)
 
 
