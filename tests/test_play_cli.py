@@ -91,6 +91,21 @@ def test_human_game_in_tmux_ends_with_the_right_result_message(tmp_path):
     assert parse_game(save.read_text()).moves == moves[:18]
 
 
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (make setup installs it)")
+def test_ctrl_c_leaves_the_game_with_its_moves(tmp_path):
+    saved = tmp_path / "start.txt"
+    saved.write_text("1-2,22\n")
+    term = Tmux(["sh", "-c", f"'{' '.join(QUBIC)} play --x greedy --o human --load {saved}; sleep 30'"])
+    try:
+        term.wait_for("O (human) to move>")
+        term._tmux("send-keys", "-t", "play", "C-c")
+        screen = term.wait_for("game left after")
+    finally:
+        term.close()
+    assert "game left after 3 moves (moves: 1-2,22)" in screen
+    assert "Traceback" not in screen
+
+
 def test_play_leaves_cleanly_at_end_of_input():
     done = subprocess.run([*QUBIC, "play", "--o", "greedy"], input="42x\n", capture_output=True,
                           text=True, timeout=60, check=False)
