@@ -365,8 +365,8 @@ static int out_of_time(const search_t *s)
 /* A private table appears once a search is not trivial and grows with it. */
 static void maybe_grow(search_t *s)
 {
-    s->next_grow = s->next_grow * 16;
-    int log2 = s->tt ? s->private_log2 + 3 : 14;
+    s->next_grow = s->next_grow * 8;
+    int log2 = s->tt ? s->private_log2 + 3 : 12;
     if (log2 > 20)
         return;
     qc_tt *bigger = qc_tt_new(log2);
@@ -476,7 +476,37 @@ static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, const 
             const qc_mask tt = qc_threats_through(a2 | th, d2, qc_low(th));
             c->score = (tt & (tt - 1)) ? 1000 : tt ? 64 : -1000;
         } else {
-            c->major = major_and_forcing(a2, d2, &c->forcing);
+            if (theirs) {
+                c->major = major_and_forcing(a2, d2, &c->forcing);
+            } else {
+                /* Incremental: the parent has no major cell, so each of its forcing moves lies
+                 * on exactly one 2-0 line. The child loses the 2-0 lines through the reply
+                 * (among them the threat line, holding the move) and gains the 1-0 lines
+                 * through the move that the reply does not touch; two of those meet only at
+                 * the move, so the child's major cells are where a gained line crosses a kept
+                 * one. */
+                qc_mask lost = 0, gained = 0;
+                const uint8_t *lr = qc_lines_through[reply];
+                for (int i = 0; i < qc_lines_through_count[reply]; i++) {
+                    const qc_mask lm = qc_line_masks[lr[i]];
+                    if (!(lm & d) && qc_count(lm & a) == 2)
+                        lost |= lm;
+                }
+                const uint8_t *lmv = qc_lines_through[move];
+                for (int i = 0; i < qc_lines_through_count[move]; i++) {
+                    const qc_mask lm = qc_line_masks[lmv[i]];
+                    if (!(lm & d2) && qc_count(lm & a) == 1)
+                        gained |= lm & ~a2;
+                }
+                const qc_mask kept = singles & ~lost;
+                c->major = kept & gained;
+                c->forcing = kept | gained;
+#ifdef QC_DEBUG_INCREMENTAL
+                qc_mask f;
+                if (major_and_forcing(a2, d2, &f) != c->major || f != c->forcing)
+                    abort();
+#endif
+            }
             c->score = c->major ? 1000 : c->forcing ? qc_count(c->forcing) : -1000;
         }
     }
