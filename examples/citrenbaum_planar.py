@@ -35,14 +35,14 @@ EXAMPLES = [
     # name, 2-0 files, 1-0 files (None: not all named), X's moves (planar), O's blocks the
     # text names (by X move), what the thesis says
     ("example-1", {4, 10}, None, [4, 16], {0: 7},
-     "files 10 and 4 are 2-0, file 8 a 1-0 file through their free cells 4 and 16; "
-     "X 4 (O blocks 7), X 16 makes two 3-0 files: X wins with 2 forcing moves"),
+     ("files 10 and 4 are 2-0, file 8 a 1-0 file through their free cells 4 and 16; "
+      "X 4 (O blocks 7), X 16 makes two 3-0 files: X wins with 2 forcing moves")),
     ("example-2", {1, 3}, {5, 6, 7, 8, 9, 10}, [4, 16, 11], {},
-     "files 1 and 3 are 2-0, joined by the 1-0 files 5-10; chain 1->8->9->3: "
-     "X 4, 16, 11 and then 6 or 9, whichever O leaves: X wins with 3 forcing moves"),
+     ("files 1 and 3 are 2-0, joined by the 1-0 files 5-10; chain 1->8->9->3: "
+      "X 4, 16, 11 and then 6 or 9, whichever O leaves: X wins with 3 forcing moves")),
     ("example-3", {1, 7}, {3, 4, 5, 6}, None, {},
-     "files 1 and 7 are 2-0, files 3-6 are 1-0; the chain (garbled in the OCR) "
-     "can be 'shortened by one X move' by re-examining it after each X-O pair"),
+     ("files 1 and 7 are 2-0, files 3-6 are 1-0; the chain (garbled in the OCR) "
+      "can be 'shortened by one X move' by re-examining it after each X-O pair")),
     ("example-4", {2, 3, 6, 10}, {7, 8, 9}, None, {},
      "four 2-0 files (2, 3, 10, 6) and three files 7, 8, 9 (printed '3-0', read 1-0)"),
 ]

@@ -35,8 +35,8 @@ after a double threat (every block loses).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 import networkx as nx
 

@@ -13,8 +13,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import Iterable
 
 from .geometry import cell_at, coords
 from .position import Position
@@ -47,8 +47,8 @@ def board_svg(
     shaded = set(position.winning_line or ()) if highlight is None else set(highlight)
     width = 4 * (4 * CELL) + 3 * GAP
     height = TOP + 4 * CELL
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 2}" height="{height + 2}" '
-           f'viewBox="-1 -1 {width + 2} {height + 2}" font-family="sans-serif">']
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 2}" height="{height + 2}" '
+            f'viewBox="-1 -1 {width + 2} {height + 2}" font-family="sans-serif">')]
     if title:
         out.append(f"<title>{escape(title)}</title>")
     for z in range(4):

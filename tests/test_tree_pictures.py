@@ -58,7 +58,7 @@ def test_svg_and_png_through_dot(small_tree):
 
 def test_dot_has_every_node_and_edge(big_tree):
     text = tree_dot(big_tree)
-    assert len(re.findall(r"^  n\d+ \[id=", text, re.M)) == big_tree.number_of_nodes()
+    assert len(re.findall(r"^  n\d+ \[id=", text, re.MULTILINE)) == big_tree.number_of_nodes()
     assert text.count(" -> ") == big_tree.number_of_edges()
 
 
@@ -66,7 +66,7 @@ def test_html_is_self_contained_and_carries_every_board(big_tree):
     page = tree_html(big_tree)
     assert external_references(page) == []
     assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", page)
-    payload = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.S).group(1)
+    payload = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.DOTALL).group(1)
     data = json.loads(payload)
     assert len(data["nodes"]) == big_tree.number_of_nodes()
     leaf = next(n for n, d in big_tree.nodes(data=True) if d["role"] == "end")

@@ -92,8 +92,8 @@ def tree_dot(tree: ForceTree, boards: bool | None = None, form: str = "index") -
     if boards is None:
         boards = tree.number_of_nodes() <= BOARDS_UP_TO
     out = ["digraph force_tree {",
-           '  graph [rankdir=TB nodesep=0.15 ranksep=0.35 fontname="sans-serif" '
-           f'label={_quote(tree.summary())} labelloc=t];',
+           ('  graph [rankdir=TB nodesep=0.15 ranksep=0.35 fontname="sans-serif" '
+            f'label={_quote(tree.summary())} labelloc=t];'),
            '  node [shape=box style="rounded,filled" fontname="sans-serif" fontsize=9 margin="0.04,0.02"];',
            '  edge [fontname="sans-serif" fontsize=9 arrowsize=0.5];']
     for node, d in tree.nodes(data=True):
