@@ -74,6 +74,15 @@ function show(id) {
 }
 document.querySelectorAll('g.node').forEach(g =>
   g.addEventListener('click', () => show(g.id.slice(1))));
+const svg = document.querySelector('#tree svg');
+const size = [parseFloat(svg.getAttribute('width')), parseFloat(svg.getAttribute('height'))];
+let scale = 1;
+function zoom(f) {
+  scale = f ? scale * f : Math.min(1, document.getElementById('tree').clientWidth / (size[0] * 4 / 3));
+  svg.setAttribute('width', size[0] * scale + 'pt'); svg.setAttribute('height', size[1] * scale + 'pt');
+}
+document.querySelectorAll('button[data-zoom]').forEach(b =>
+  b.addEventListener('click', () => zoom(parseFloat(b.dataset.zoom))));
 show(0);
 """
 
@@ -101,7 +110,9 @@ def tree_html(tree: ForceTree, form: str = "index", title: str | None = None) ->
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{heading}</title>"
             f"<style>{_STYLE}</style></head><body>"
             f"<div id=\"tree\"><p style=\"margin:8px\">{heading}<br><span class=\"cap\">{legend}. "
-            "Thick edges: shortest wins. Click a node to see its board.</span></p>"
+            "Thick edges: shortest wins. Click a node to see its board.</span> "
+            "<button data-zoom=\"1.25\">+</button><button data-zoom=\"0.8\">&minus;</button>"
+            "<button data-zoom=\"0\">fit</button></p>"
             f"{svg}</div><div id=\"side\"></div>"
             f"<script id=\"data\" type=\"application/json\">{payload}</script>"
             f"<script>{_SCRIPT}</script></body></html>\n")
