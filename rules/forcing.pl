@@ -12,7 +12,9 @@ four. A sequence alternates attacker and defender cells and ends with the
 completing move.
 
 ==
-?- set_position([0, 16, 1, 17, 21], [2, 4, 8, 32]), forced_win(0, N, Seq).
+?- set_position([0, 21, 26], [1, 3, 51]), forced_win(0, N, Seq).
+N = 6,
+Seq = [16, 31, 42, 63, 10, 58, 15, 5, 48, 32, 37].
 ==
 */
 :- module(forcing,
