@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from itertools import product
 
-from qubic_logic.claims.counting import (burnside_count, canonical, classes, count_classes, k_subsets,
-                                         line_automorphisms, orbit_size_histogram)
+from qubic_logic.claims.counting import (
+    burnside_count,
+    canonical,
+    classes,
+    count_classes,
+    k_subsets,
+    line_automorphisms,
+    orbit_size_histogram,
+)
 from qubic_logic.claims.plane import dihedral_group, plane_group
 
 TTT_LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -52,7 +59,7 @@ def test_ttt_openings():
 
 def test_burnside_agrees_with_explicit_classes():
     for group, n in ((TTT_GROUP, 9), (plane_group(), 16), (dihedral_group(), 16)):
-        for k in range(0, 6):
+        for k in range(6):
             assert burnside_count(group, n, k) == count_classes(group, k_subsets(range(n), k))
 
 

@@ -17,10 +17,10 @@ configuration is a tuple of cell sets (e.g. X's cells and O's cells).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations
 from math import comb
-from typing import Iterable, Sequence
 
 Perm = tuple[int, ...]
 Config = tuple[frozenset[int], ...]

@@ -11,16 +11,27 @@ line-preserving search, forced wins from the native/Python core.
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..geometry import LINES, LINES_THROUGH, PLANES, PLANE_LINES, PLANES_THROUGH, line_kind
-from ..notation import parse_cell
+from ..core import shortest_forced_win
+from ..errors import IllegalMoveError, IllegalPositionError
+from ..geometry import LINES, LINES_THROUGH, PLANE_LINES, PLANES, PLANES_THROUGH, line_kind
+from ..notation import parse_cell, parse_position
 from ..position import Position
 from ..symmetry import TRANSFORMS, canonical_masks, cell_orbits
 from . import plane, seedtext
-from .counting import (classes, count_classes, k_subsets, line_automorphisms,
-                       orbit_size_histogram, stabilizer_order)
+from .catalog import claims_dir
+from .counting import (
+    classes,
+    count_classes,
+    k_subsets,
+    line_automorphisms,
+    orbit_size_histogram,
+    stabilizer_order,
+)
 
 Figures = dict[str, Any]
 
@@ -194,6 +205,80 @@ def planes_5_0() -> Figures:
                                      or plane.four_in_a_row(key[0]) for key in found)}
 
 
+def plane_17_trap() -> Figures:
+    start = parse_position("1-2,22-52,27")
+    lengths = {}
+    for reply in start.legal_moves():
+        after = start.play(reply)
+        lengths[reply + 1] = shortest_forced_win(after).length or 0
+    saving = [r for r, n in lengths.items() if n == 0]
+    return {"saving_replies": saving, "longest_win": max(lengths.values()),
+            "saving_replies_in_plane_17": all(r - 1 in PLANES[16] for r in saving)}
+
+
+def _games(record: seedtext.Record) -> list[list[tuple[int, int]]]:
+    """Expand a record's runs of O alternatives into games: lists of (signed cell, seed line)."""
+    games: list[list[tuple[int, int]]] = [[]]
+    i, tokens = 0, record.tokens
+    while i < len(tokens):
+        j = i
+        while tokens[i] < 0 and j < len(tokens) and tokens[j] < 0:
+            j += 1
+        run = list(zip(tokens[i:j], record.token_lines[i:j])) if j > i + 1 else [(tokens[i], record.token_lines[i])]
+        games = [g + [alt] for g in games for alt in run]
+        i = max(j, i + 1)
+    return games
+
+
+def appendix_c() -> Figures:
+    records = seedtext.appendix_c()
+    total = ok = 0
+    bad_records = set()
+    for r, record in enumerate(records):
+        for game in _games(record):
+            total += 1
+            p = Position()
+            try:
+                for cell, _line in game:
+                    if (cell > 0) != (p.to_move == "x") or p.is_over:
+                        raise IllegalPositionError("out of turn or after the end")
+                    p = p.play(abs(cell) - 1)
+                good = p.winner == "x"
+            except (IllegalMoveError, IllegalPositionError):
+                good = False
+            ok += good
+            if not good:
+                bad_records.add(r)
+    return {"records": len(records), "games": total, "games_ok": ok, "records_with_problems": len(bad_records),
+            "all_replay_and_x_wins": ok == total}
+
+
+def table_iii_000() -> Figures:
+    path = claims_dir().joinpath("seed000-table-iii.toml")
+    rows = tomllib.loads(path.read_text(encoding="utf-8"))["row"]
+    agreeing = 0
+    for row in rows:
+        cells = row["cells"]
+        tfs = plane.forced_win_length(cells, []) > 0
+        openings = plane.opening_moves(cells)
+        good = row.get("two_zero", plane.two_zero_files(cells)) == plane.two_zero_files(cells)
+        good = good and row["tfs"] == tfs
+        if "openings" in row and row["tfs"]:
+            good = good and (set(row["openings"]) <= set(openings) if row.get("openings_partial")
+                             else sorted(row["openings"]) == openings)
+        agreeing += good
+    return {"rows": len(rows), "rows_agreeing": agreeing}
+
+
+def line_sums() -> Figures:
+    contents = [(c, o) for c in range(5) for o in range(5) if c + o <= 4]
+    sums = {5 * c + o for c, o in contents}
+    named = {f"sum_{5 * c + o}": f"{c} computer, {o} opponent, {4 - c - o} empty" for c, o in contents
+             if 5 * c + o in (10, 11, 20, 4, 15, 3)}
+    return {"contents": len(contents), "distinct_sums": len(sums),
+            "sums_identify_contents": len(sums) == len(contents), **named}
+
+
 def strong_squares() -> Figures:
     strong = [c + 1 for c in range(64) if len(LINES_THROUGH[c]) == 7]
     return {"strong": strong, "strong_count": len(strong), "weak_count": 64 - len(strong)}
@@ -213,6 +298,7 @@ def sample_game() -> Figures:
 CROSSCHECKS: dict[str, Callable[[], Figures]] = {
     f.__name__: f for f in (lines, planes, prime_cells, planes_per_cell, planar_primes, automorphisms,
                             first_moves, appendix_b, table_ii, table_iv, trap_blocks, erdos_selfridge,
-                            planes_3_0, planes_3_0_two_zero, planes_4_0, planes_5_0, strong_squares,
+                            planes_3_0, planes_3_0_two_zero, planes_4_0, planes_5_0, plane_17_trap, appendix_c, table_iii_000, line_sums,
+                            strong_squares,
                             sample_game)
 }

@@ -11,7 +11,7 @@ situation(1, 577, 1, 2, 3, three_in_a_row).
 from __future__ import annotations
 
 import tomllib
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import DataFormatError
 from . import seedtext

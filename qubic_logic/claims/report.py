@@ -61,7 +61,7 @@ def markdown(results: list[ClaimResult]) -> str:
         if c.quote:
             lines += [f"> {c.quote}", ""]
         lines += [f"- Counted: {c.counts}",
-                  f"- Rules: `rules/claims/{c.rules[r.engine] if r.engine in c.rules else '?'}` ({r.engine})",
+                  f"- Rules: `rules/claims/{c.rules.get(r.engine, '?')}` ({r.engine})",
                   f"- Seed: {figures_text(c.seed_figure, list(c.seed_figure))}",
                   f"- Computed: {figures_text(r.computed, list(r.computed)) if r.computed else '-'}",
                   f"- Verdict: **{verdict(r)}**"

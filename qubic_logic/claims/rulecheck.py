@@ -29,10 +29,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
-from typing import Callable, Iterator
 
 from ..errors import IllegalPositionError, QueryTimeout, RuleError
 from ..geometry import PLANES, cells_of
@@ -73,7 +73,7 @@ class Case:
         return text + (f"; after the move {self.move + 1}" if self.move >= 0 else "")
 
 
-_DOMAIN = re.compile(r"^\s*domain\(\s*(plane|marks|successors|position)\((.*?)\)\s*\)\s*\.", re.M)
+_DOMAIN = re.compile(r"^\s*domain\(\s*(plane|marks|successors|position)\((.*?)\)\s*\)\s*\.", re.MULTILINE)
 
 
 def domains_of(text: str) -> list[Domain]:
@@ -243,7 +243,7 @@ def check_rules(path: str | Path, stop_at_first: bool = True, time_limit: float 
     if not domains:
         raise RuleError(f"{path}: no domain(...) fact; add e.g. domain(plane(1, 3, 0)). "
                         "or domain(successors(\"1-2,22-52,27\")). (see docs/checks.md)")
-    if not re.search(r"^\s*violated\b", text, re.M):
+    if not re.search(r"^\s*violated\b", text, re.MULTILINE):
         raise RuleError(f"{path}: no rule for violated; define violated where the rule fails")
     all_cases = [c for d in domains for c in cases(d)]
     engine = "asp" if path.suffix == ".lp" else "prolog"

@@ -47,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
             table.add_column(col, overflow="fold")
         for r in results:
             names = list(r.claim.seed_figure)
-            table.add_row(r.claim.id, r.claim.source.split(";")[0], figures_text(r.claim.seed_figure, names),
+            table.add_row(r.claim.id, r.claim.source.split(")")[0] + ")", figures_text(r.claim.seed_figure, names),
                           figures_text(r.computed, names), f"{verdict(r)} [{r.engine}, {r.seconds:.1f} s]", r.why)
-        Console().print(table)
+        Console(width=None if Console().is_terminal else 160).print(table)
     return 1 if any(r.error for r in results) else 0
 
 
