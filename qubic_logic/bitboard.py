@@ -195,11 +195,14 @@ def forced_win(
     (1, (3,), 1, 1)
     """
     _check(a, d)
-    if not isinstance(max_length, int) or max_length < 0:
+    for name, value in (("max_length", max_length), ("node_limit", node_limit)):
+        if not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if max_length < 0:
         raise ValueError(f"max_length {max_length!r} is negative; expected 0 (no bound) or more")
     if not time_limit >= 0:
         raise ValueError(f"time_limit {time_limit!r} is negative; expected 0 (none) or more seconds")
-    if not isinstance(node_limit, int) or node_limit < 0:
+    if node_limit < 0:
         raise ValueError(f"node_limit {node_limit!r} is negative; expected 0 (none) or more")
     mine = _threat_cells(a, d)
     if mine:

@@ -346,6 +346,10 @@ def test_bad_options(core):
         core.forced_win(1, 2, node_limit=-5)
     with pytest.raises(TypeError):
         core.threat_cells("1", 2)
+    with pytest.raises(TypeError):
+        core.forced_win(1, 2, max_length=1.5)
+    with pytest.raises(TypeError):
+        core.forced_win(1, 2, node_limit="many")
     with pytest.raises(ValueError, match="overlap"):
         core.canonical(1, 1)
     with pytest.raises(ValueError, match="out of range"):
