@@ -85,7 +85,10 @@ forced_win_masks(A, D, MaxLength, Length, Sequence, Reached) :-
 deepen(Depth, Max, A, D, Theirs, Length, Sequence, Reached) :-
     (   Max =\= 0, Depth > Max
     ->  fail
-    ;   nb_setval(qubic_cut, false),
+    ;   Searched is Depth - 1,  % progress, reported if a time limit cuts the search
+        format(atom(Progress), 'no forced win of length <= ~d', [Searched]),
+        nb_setval(qubic_progress, Progress),
+        nb_setval(qubic_cut, false),
         (   win(A, D, Theirs, Depth, Sequence0)
         ->  Length = Depth, Sequence = Sequence0, Reached = Depth
         ;   nb_getval(qubic_cut, true),

@@ -47,8 +47,11 @@ message_to_codes_safe(E, Text) :-
 %   Run the goal GoalText in module user (all solutions, at most Max when
 %   Max > 0, within Seconds when Seconds > 0). Json is a JSON array with one
 %   object per solution mapping variable names to values; Status is ok,
-%   timeout or error, and Message the text of the error ('' otherwise).
+%   timeout or error, and Message the text of the error ('' otherwise). On a
+%   timeout Message is what the goal reported as progress with
+%   nb_setval(qubic_progress, Text) ('' when nothing).
 qubic_run(GoalText, Seconds, Max, Json, Status, Message) :-
+    nb_setval(qubic_progress, ''),
     catch(( run(GoalText, Seconds, Max, Solutions), Status = ok, Message = '' ), E,
           ( Solutions = [], error_status(E, Status, Message) )),
     solutions_json(Solutions, Json).
@@ -61,7 +64,8 @@ run(GoalText, Seconds, Max, Solutions) :-
 limited(0, Goal) :- !, call(Goal).
 limited(Max, Goal) :- limit(Max, Goal).
 
-error_status(time_limit_exceeded, timeout, '') :- !.
+error_status(time_limit_exceeded, timeout, Progress) :- !,
+    nb_getval(qubic_progress, Progress).
 error_status(error(Formal, _), error, Message) :- !,     % drop the context (this bridge)
     message_to_codes_safe(error(Formal, _), Text), atom_string(Message, Text).
 error_status(E, error, Message) :-

@@ -238,42 +238,52 @@ class AspEngine(Engine):
 
     def shortest_forced_win(self, position: Position, max_length: int | None = None,
                             time_limit: float | None = None) -> ForcedWin:
-        """Ground one round at a time; the first horizon with a model gives the minimal length."""
+        """Ground one round at a time; the first horizon with a model gives the minimal length.
+
+        Past ``time_limit`` raises :class:`QueryTimeout` whose ``partial`` is the
+        largest length known to have no forced win (as the cores report it).
+        """
         start = time.monotonic()
         deadline = start + time_limit if time_limit else None
-        attacker = position.to_move
+        searched = [0]  # lengths known to have no forced win, for the timeout message
+        try:
+            length, seq = self._search(position, max_length, deadline, time_limit, searched)
+        except QueryTimeout as exc:
+            known = f" (no forced win of length <= {searched[0]})" if searched[0] else ""
+            raise QueryTimeout(f"{exc}{known}", partial=searched[0]) from None
+        return ForcedWin(self.name, position.to_move, length, seq, max_length, 0, time.monotonic() - start)
+
+    def _search(self, position: Position, max_length: int | None, deadline: float | None,
+                time_limit: float | None, searched: list[int]) -> tuple[int | None, tuple[int, ...]]:
         ctl, messages = control(_FORCING_SHOW, rules=CORE_RULES, position=position)
         ground(ctl, messages, [("base", [])])
         base = search(ctl, deadline=deadline, time_limit=time_limit)
         win_now = [s.arguments[0].number for s in base.models[0] if s.name == "win_now"]
         if win_now:
-            return ForcedWin(self.name, attacker, 1, (min(win_now),), max_length, 0, time.monotonic() - start)
-        t = 0
-        while not max_length or t + 1 < max_length:
-            t += 1
+            return 1, (min(win_now),)
+        searched[0] = t = 1
+        while not max_length or t < max_length:
             ground(ctl, messages, [("step", [t])])
             if t > 1:
                 ctl.assign_external(clingo.Function("query", [clingo.Number(t - 1)]), False)
             ctl.assign_external(clingo.Function("query", [clingo.Number(t)]), True)
-            try:
-                found = search(ctl, keep=True, deadline=deadline, time_limit=time_limit)
-            except QueryTimeout as exc:
-                raise QueryTimeout(f"{exc} (no forced win of length <= {t})", partial=t) from None
+            found = search(ctl, deadline=deadline, time_limit=time_limit)
             if found.satisfiable:
-                return ForcedWin(self.name, attacker, t + 1, _witness(ctl, found, t), max_length, 0,
-                                 time.monotonic() - start)
+                return t + 1, _witness(found, t)
+            searched[0] = t + 1
             ctl.assign_external(clingo.Function("query", [clingo.Number(t)]), False)
             going = search(ctl, keep=False, assumptions=[(clingo.Function("alive", [clingo.Number(t)]), True)],
                            deadline=deadline, time_limit=time_limit)
             if not going.satisfiable:  # no branch is still forcing: no win at any length
-                return ForcedWin(self.name, attacker, None, (), max_length, 0, time.monotonic() - start)
-        return ForcedWin(self.name, attacker, None, (), max_length, 0, time.monotonic() - start)
+                return None, ()
+            t += 1
+        return None, ()
 
 
 _FORCING_SHOW = "#show win_now/1. #show attack/2. #show reply/2. #show new_threat/2."
 
 
-def _witness(ctl: clingo.Control, found: AspResult, rounds: int) -> tuple[int, ...]:
+def _witness(found: AspResult, rounds: int) -> tuple[int, ...]:
     """The sequence of a model: attacks and replies, then the block and the completing move."""
     moves: dict[tuple[int, int], int] = {}
     last: list[int] = []

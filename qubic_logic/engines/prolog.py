@@ -117,7 +117,9 @@ def query(
             _release_thread_engine()
     status = _text(answer["Status"])
     if status == "timeout":
-        raise QueryTimeout(f"prolog engine (SWI-Prolog): no answer within the time limit of {time_limit} s")
+        progress = _text(answer["Message"])
+        raise QueryTimeout(f"prolog engine (SWI-Prolog): no answer within the time limit of {time_limit} s"
+                           + (f" ({progress})" if progress else ""), partial=progress or None)
     if status == "error":
         raise RuleError(f"Prolog goal {goal!r} raised an error: {_text(answer['Message'])}")
     return json.loads(_text(answer["Json"]))
@@ -153,6 +155,9 @@ class PrologEngine(Engine):
     def shortest_forced_win(self, position: Position, max_length: int | None = None,
                             time_limit: float | None = None) -> ForcedWin:
         start = time.monotonic()
-        answers = query(f"forced_win({max_length or 0}, N, Seq)", position=position, time_limit=time_limit)
+        try:
+            answers = query(f"forced_win({max_length or 0}, N, Seq)", position=position, time_limit=time_limit)
+        except QueryTimeout as exc:  # partial: the largest length searched completely, as in the cores
+            raise QueryTimeout(str(exc), partial=int(exc.partial.split()[-1]) if exc.partial else 0) from None
         length, seq = (answers[0]["N"], tuple(answers[0]["Seq"])) if answers else (None, ())
         return ForcedWin(self.name, position.to_move, length, seq, max_length, 0, time.monotonic() - start)
