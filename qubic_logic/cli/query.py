@@ -10,6 +10,7 @@ bindings of each solution are printed.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..engines import get_engine
 from ._common import json_arg, position_arg, print_json
@@ -21,6 +22,8 @@ def run(args: argparse.Namespace) -> int:
         result = engine.query(args.position, args.goal, args.rules, args.time_limit, models=args.models,
                               optimal=args.optimal, project=not args.every_model,
                               max_length=args.max_length)
+        for warning in result.warnings:
+            print(f"clingo: {warning}", file=sys.stderr)
         if args.json:
             print_json({"engine": "asp", "satisfiable": result.satisfiable, "models": result.atoms,
                         "costs": result.costs, "exhausted": result.exhausted})

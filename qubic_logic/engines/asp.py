@@ -39,7 +39,9 @@ class AspResult:
     ``count`` how many models were found; ``costs`` the cost vector of each
     kept model (optimisation); ``exhausted`` whether the search space was
     exhausted (all models enumerated, or optimality proven); ``satisfiable``
-    is None when the search was cut short.
+    is None when the search was cut short; ``warnings`` are clingo's messages
+    about the caller's program and files (e.g. an atom that occurs in no rule
+    head: often a misspelt predicate).
     """
 
     models: list[list[clingo.Symbol]] = field(default_factory=list)
@@ -47,6 +49,7 @@ class AspResult:
     costs: list[list[int]] = field(default_factory=list)
     exhausted: bool = False
     satisfiable: bool | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def atoms(self) -> list[list[str]]:
@@ -55,14 +58,20 @@ class AspResult:
 
 
 class _Messages:
-    """Collects clingo's error messages (they carry file:line:column)."""
+    """Collects clingo's messages (they carry file:line:column): errors, and warnings
+    about anything but the project's own rules."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
+        self.warnings: list[str] = []
+        self._rules_dir = str(rule_path("geometry", "lp").parent)
 
     def __call__(self, code: clingo.MessageCode, message: str) -> None:
-        if code in (clingo.MessageCode.RuntimeError, clingo.MessageCode.OperationUndefined) or "error" in message:
-            self.errors.append(message.strip())
+        text = " ".join(message.split())
+        if code == clingo.MessageCode.RuntimeError or ": error:" in message:
+            self.errors.append(text)
+        elif not text.startswith(self._rules_dir):
+            self.warnings.append(text)
 
 
 def control(
@@ -196,8 +205,10 @@ def solve(
     ground(ctl, messages, [("base", []), *(("step", [t]) for t in range(1, horizon + 1))])
     if deadline is not None and time.monotonic() > deadline:
         raise QueryTimeout(f"asp engine (clingo): grounding took longer than the time limit of {time_limit} s")
-    return search(ctl, models=models, optimal=optimal, keep=keep, project=project, deadline=deadline,
-                  time_limit=time_limit)
+    result = search(ctl, models=models, optimal=optimal, keep=keep, project=project, deadline=deadline,
+                    time_limit=time_limit)
+    result.warnings = messages.warnings
+    return result
 
 
 def _cells(result: AspResult, name: str, side: Side | None = None) -> list[int]:
