@@ -62,3 +62,11 @@ def test_query_broken_rule_file(tmp_path, capsys):
     bad_pl.write_text("ok.\nbroken(X :- ok.\n")
     assert main(["query", "--engine", "prolog", "--rules", str(bad_pl), MUST_SHOW, "ok"]) == 2
     assert "mine.pl:2:" in capsys.readouterr().err
+
+
+def test_query_warns_about_a_misspelt_predicate(capsys):
+    assert main(["query", "--engine", "asp", MUST_SHOW, "m(C) :- major_cel(o, C). #show m/1."]) == 0
+    captured = capsys.readouterr()
+    assert "major_cel(o,C)" in captured.err and "does not occur in any rule head" in captured.err
+    assert main(["query", "--engine", "asp", MUST_SHOW, "m(C) :- major_cell(o, C). #show m/1."]) == 0
+    assert capsys.readouterr().err == ""
