@@ -18,7 +18,8 @@ from qubic_logic.errors import DataFormatError
 
 FAST = ["lines", "planes", "prime-cells", "planes-per-cell", "planar-primes", "first-moves",
         "appendix-b", "table-ii", "table-iv", "trap-1-4-13", "erdos-selfridge", "planes-3-0",
-        "planes-3-0-two-zero", "sample-game", "strong-squares", "plane-17-trap", "table-iii-000", "line-sums"]
+        "planes-3-0-two-zero", "sample-game", "strong-squares", "plane-17-trap", "table-iii-000", "line-sums",
+        "ml64-compaction"]
 SLOW = ["automorphisms", "planes-4-0", "planes-5-0"]
 
 
@@ -49,6 +50,14 @@ def test_declarative_and_python_agree_slow(claim_id):
     result = run_claim(load_claims()[claim_id])
     assert not result.error, result.error
     assert result.crosscheck_agrees is True, (result.computed, result.crosscheck)
+
+
+@pytest.mark.parametrize("claim_id", ["lines", "planes", "prime-cells"])
+def test_asp_and_prolog_versions_agree(claim_id):
+    claim = load_claims()[claim_id]
+    asp, prolog = (run_claim(claim, engine, with_crosscheck=False) for engine in ("asp", "prolog"))
+    assert not asp.error and not prolog.error
+    assert asp.computed == prolog.computed
 
 
 def test_seed_parsers_read_every_entry():
@@ -84,3 +93,5 @@ def test_claims_command_json(capsys):
 def test_claims_command_unknown_id(capsys):
     assert main(["claims", "--only", "nope"]) == 2
     assert "no claim nope" in capsys.readouterr().err
+    assert main(["claims", "--only", "table-iv", "--engine", "asp"]) == 2
+    assert "no asp version" in capsys.readouterr().err

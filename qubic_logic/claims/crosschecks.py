@@ -21,6 +21,7 @@ from ..errors import IllegalMoveError, IllegalPositionError
 from ..geometry import LINES, LINES_THROUGH, PLANE_LINES, PLANES, PLANES_THROUGH, line_kind
 from ..notation import parse_cell, parse_position
 from ..position import Position
+from ..referee import replay_forced_win
 from ..symmetry import TRANSFORMS, canonical_masks, cell_orbits
 from . import plane, seedtext
 from .catalog import claims_dir
@@ -279,6 +280,24 @@ def line_sums() -> Figures:
             "sums_identify_contents": len(sums) == len(contents), **named}
 
 
+_ML64_REPLIES = (3, 5, 7, 8, 9, 10, 12, 13, 14, 15, 18, 19, 20, 21, 23, 25, 26, 28, 29, 30, 31, 34, 35, 36, 37,
+                 39, 40, 41, 42, 45, 46, 47, 50, 51, 52, 53, 55, 56, 57, 58, 60, 61, 62, 63)
+_ML64_LINE = (43, 64, 11, 59, 17, 32, 49, 33, 16, 38, 6)
+
+
+def ml64_compaction() -> Figures:
+    def wins(reply: int) -> bool:
+        try:
+            replay_forced_win(parse_position(f"1-2,22-4,27-{reply}"), [c - 1 for c in _ML64_LINE])
+        except IllegalMoveError:
+            return False
+        return True
+    fails = [r for r in _ML64_REPLIES if not wins(r)]
+    return {"listed_replies": len(_ML64_REPLIES), "line_wins_for_listed": len(_ML64_REPLIES) - len(fails),
+            "line_fails_for": fails,
+            "x_forced_win_after_16": shortest_forced_win(parse_position("1-2,22-4,27-16")).found}
+
+
 def strong_squares() -> Figures:
     strong = [c + 1 for c in range(64) if len(LINES_THROUGH[c]) == 7]
     return {"strong": strong, "strong_count": len(strong), "weak_count": 64 - len(strong)}
@@ -298,7 +317,7 @@ def sample_game() -> Figures:
 CROSSCHECKS: dict[str, Callable[[], Figures]] = {
     f.__name__: f for f in (lines, planes, prime_cells, planes_per_cell, planar_primes, automorphisms,
                             first_moves, appendix_b, table_ii, table_iv, trap_blocks, erdos_selfridge,
-                            planes_3_0, planes_3_0_two_zero, planes_4_0, planes_5_0, plane_17_trap, appendix_c, table_iii_000, line_sums,
+                            planes_3_0, planes_3_0_two_zero, planes_4_0, planes_5_0, plane_17_trap, ml64_compaction, appendix_c, table_iii_000, line_sums,
                             strong_squares,
                             sample_game)
 }

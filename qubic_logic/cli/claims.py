@@ -25,6 +25,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         chosen = list(claims.values())
     if args.engine:
+        missing = [c.id for c in chosen if args.engine not in c.rules]
+        if args.only and missing:
+            raise QubicError(f"claim {', '.join(missing)} has no {args.engine} version; "
+                             f"leave out --engine or choose claims written for {args.engine}")
         chosen = [c for c in chosen if args.engine in c.rules]
     results = []
     err = Console(stderr=True)
