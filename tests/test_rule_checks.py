@@ -9,7 +9,7 @@ import pytest
 from qubic_logic.claims.rulecheck import Domain, cases, check_rules, domains_of
 from qubic_logic.cli import main
 from qubic_logic.core import core_module
-from qubic_logic.errors import RuleError
+from qubic_logic.errors import QueryTimeout, RuleError
 from qubic_logic.geometry import LINE_MASKS, PLANE_MASKS
 from qubic_logic.symmetry import canonical_masks
 
@@ -73,3 +73,9 @@ def test_check_command_exit_status(capsys, tmp_path):
     assert "holds in all 1 positions" in capsys.readouterr().out
     assert main(["check", str(CHECKS / "three-two-zero-files.pl")]) == 1
     assert "counterexample: X 1 2 6" in capsys.readouterr().out
+
+
+def test_time_limit_reports_what_was_checked():
+    with pytest.raises(QueryTimeout, match="after .* of 171 positions") as info:
+        check_rules(CHECKS / "blocking-related-pair.lp", stop_at_first=False, time_limit=0.5)
+    assert 0 <= info.value.partial["checked"] < 171

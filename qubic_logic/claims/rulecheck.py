@@ -181,10 +181,17 @@ def _check_asp(path: Path, text: str, all_cases: list[Case], stop: bool, deadlin
     for i, case in enumerate(all_cases):
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise QueryTimeout(f"check stopped after {i} of {len(all_cases)} positions",
+            raise QueryTimeout(f"check stopped after {i} of {len(all_cases)} positions "
+                               f"({len(found)} counterexamples so far); raise --time-limit",
                                partial={"checked": i, "counterexamples": found})
-        result = asp.solve(header + _facts(case) + "\n:- not violated.\n", [path], rules=rules,
-                           horizon=horizon, time_limit=remaining)
+        try:
+            result = asp.solve(header + _facts(case) + "\n:- not violated.\n", [path], rules=rules,
+                               horizon=horizon, time_limit=remaining)
+        except (KeyboardInterrupt, QueryTimeout) as exc:
+            what = "interrupted" if isinstance(exc, KeyboardInterrupt) else "stopped by the time limit"
+            raise QueryTimeout(f"check {what} after {i} of {len(all_cases)} positions "
+                               f"({len(found)} counterexamples so far)",
+                               partial={"checked": i, "counterexamples": found}) from None
         progress(i + 1)
         if result.satisfiable:
             shown = " ".join(str(s) for s in result.models[0] if s.name != "violated") if result.models else ""

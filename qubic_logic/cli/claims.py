@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -35,12 +36,17 @@ def run(args: argparse.Namespace) -> int:
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("claims", total=len(chosen))
-        for claim in chosen:
-            progress.update(task, description=f"claim {claim.id}")
-            results += run_claims([claim], args.engine, args.time_limit)
-            progress.advance(task)
-            if not err.is_terminal and args.format == "table":
-                err.print(f"{claim.id}: {verdict(results[-1])} ({results[-1].seconds:.1f} s)", highlight=False)
+        try:
+            for claim in chosen:
+                progress.update(task, description=f"claim {claim.id}")
+                results += run_claims([claim], args.engine, args.time_limit)
+                progress.advance(task)
+                if not err.is_terminal and args.format == "table":
+                    err.print(f"{claim.id}: {verdict(results[-1])} ({results[-1].seconds:.1f} s)", highlight=False)
+        except KeyboardInterrupt:
+            interrupted = True
+        else:
+            interrupted = False
     if args.format == "json":
         print_json([r.to_json() for r in results])
     elif args.format == "markdown":
@@ -51,9 +57,13 @@ def run(args: argparse.Namespace) -> int:
             table.add_column(col, overflow="fold")
         for r in results:
             names = list(r.claim.seed_figure)
-            table.add_row(r.claim.id, r.claim.source.split(")")[0] + ")", figures_text(r.claim.seed_figure, names),
-                          figures_text(r.computed, names), f"{verdict(r)} [{r.engine}, {r.seconds:.1f} s]", r.why)
+            cells = (r.claim.id, r.claim.source.split(")")[0] + ")", figures_text(r.claim.seed_figure, names),
+                     figures_text(r.computed, names), f"{verdict(r)} [{r.engine}, {r.seconds:.1f} s]", r.why)
+            table.add_row(*(escape(c) for c in cells))
         Console(width=None if Console().is_terminal else 160).print(table)
+    if interrupted:
+        err.print(f"qubic claims: interrupted after {len(results)} of {len(chosen)} claims (shown above)")
+        return 130
     return 1 if any(r.error for r in results) else 0
 
 
