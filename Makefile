@@ -37,21 +37,16 @@ test-all: setup wheel-check
 bench: setup
 	$(PY) -m qubic_logic.bench
 
-# A non-editable install from a built wheel, in a fresh venv, answers one query.
+# A non-editable install from a built wheel, in a fresh venv, answers queries from the command line.
 wheel-check: setup
 	@rm -rf build/wheel-check && mkdir -p build/wheel-check
 	$(PY) -m build -q --wheel --outdir build/wheel-check . >/dev/null
 	python3 -m venv build/wheel-check/venv
-	build/wheel-check/venv/bin/pip install -q --no-deps build/wheel-check/*.whl
-	cd build/wheel-check && venv/bin/python -c "import qubic_logic as q; \
-	  w = q.shortest_forced_win(q.parse_position('1-2,22-52,27-4')); \
-	  assert q.CORE_NAME == 'native' and w.length == 6, (q.CORE_NAME, w); \
-	  import importlib.resources as r; assert any(r.files('qubic_logic.rules').iterdir()); \
-	  print('wheel ok:', q.CORE_NAME, 'core, forced win of length', w.length)"
-
-# The seeds' claims recomputed (issue 7): regenerate docs/claims.md, atomically.
-claims-doc: setup
-	$(VENV)/bin/qubic claims --format markdown > docs/claims.md.tmp && mv docs/claims.md.tmp docs/claims.md
+	build/wheel-check/venv/bin/pip install -q build/wheel-check/*.whl
+	cd build/wheel-check && venv/bin/python -c "import qubic_logic as q, pathlib; \
+	  assert 'wheel-check/venv' in q.__file__ and q.CORE_NAME == 'native', (q.__file__, q.CORE_NAME)" \
+	  && venv/bin/qubic --version && venv/bin/qubic win 1-2,22-52,27-4 --engine native \
+	  && venv/bin/qubic win 1-2,22-52,27-4 --engine asp --max-length 6
 
 clean:
 	rm -rf $(VENV) build *.egg-info qubic_logic/*.so

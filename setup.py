@@ -7,7 +7,7 @@ QUBIC_REQUIRE_NATIVE=1 (set by the Makefile) makes it fatal.
 import os
 import platform
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 FLAGS = ["-O3", "-std=c11", "-Wall"]
@@ -29,6 +29,8 @@ class OptionalBuildExt(build_ext):
 CORE = ["solvers/qubic_core.c"]
 
 setup(
+    # every subpackage of qubic_logic, and rules/ shipped as qubic_logic.rules
+    packages=find_packages(include=["qubic_logic", "qubic_logic.*"]) + ["qubic_logic.rules"],
     ext_modules=[
         Extension(
             "qubic_logic._native",
