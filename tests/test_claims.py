@@ -18,7 +18,7 @@ from qubic_logic.errors import DataFormatError
 
 FAST = ["lines", "planes", "prime-cells", "planes-per-cell", "planar-primes", "first-moves",
         "appendix-b", "table-ii", "table-iv", "trap-1-4-13", "erdos-selfridge", "planes-3-0",
-        "planes-3-0-two-zero", "sample-game", "strong-squares", "plane-17-trap", "table-iii-000", "line-sums",
+        "planes-3-0-two-zero", "sample-game", "strong-squares", "plane-17-trap", "table-iii-000", "table-iii-003", "line-sums",
         "ml64-compaction"]
 SLOW = ["automorphisms", "planes-4-0", "planes-5-0"]
 

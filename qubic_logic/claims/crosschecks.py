@@ -16,9 +16,9 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from ..core import shortest_forced_win
+from ..core import core_module, shortest_forced_win
 from ..errors import IllegalMoveError, IllegalPositionError
-from ..geometry import LINES, LINES_THROUGH, PLANE_LINES, PLANES, PLANES_THROUGH, line_kind
+from ..geometry import LINES, LINES_THROUGH, PLANE_LINES, PLANES, PLANES_THROUGH, line_kind, mask_of
 from ..notation import parse_cell, parse_position
 from ..position import Position
 from ..referee import replay_forced_win
@@ -217,6 +217,48 @@ def plane_17_trap() -> Figures:
             "saving_replies_in_plane_17": all(r - 1 in PLANES[16] for r in saving)}
 
 
+def _win_length(a: int, d: int) -> int:
+    """Shortest forced win of ``a`` (to move) against ``d`` on masks; 0 when none."""
+    return core_module().forced_win(a, d)[0]
+
+
+def _variation_result(moves: tuple[int, ...]) -> str:
+    """``'win'``, ``'stop'`` or ``'problem'``: a Table III variation replayed with the core's threat scans."""
+    threats = core_module().threat_cells
+    o, x = mask_of(k - 1 for k in (1, 4, 13)), 0
+    for i in range(0, len(moves), 2):
+        bit = 1 << (moves[i] - 1)
+        mine, theirs = threats(o, x), threats(x, o)
+        if (o | x) & bit:
+            return "problem"
+        if mine:
+            return "win" if mine & bit and i == len(moves) - 1 else "problem"
+        if theirs.bit_count() >= 2 or (theirs and theirs != bit):
+            return "problem"
+        o |= bit
+        new = threats(o, x)
+        if i == len(moves) - 1:
+            return "stop"
+        if not new:
+            return "problem"
+        reply = 1 << (moves[i + 1] - 1)
+        if (new.bit_count() == 1 and new != reply) or (o | x) & reply:
+            return "problem"
+        x |= reply
+    return "stop, O still wins" if _win_length(o, x) else "stop"
+
+
+def table_iii_003() -> Figures:
+    rows = seedtext.table_iii()
+    results = {e.line: _variation_result(e.numbers) for e in rows if e.label != "reference"}
+    return {"variations": len(results), "references": sum(e.label == "reference" for e in rows),
+            "solution_lines": sum(e.label == "solution" for e in rows),
+            "tagged_solutions_win": sum(results[e.line] == "win" for e in rows if e.label == "solution"),
+            "untagged_lines_win": sum(results[e.line] == "win" for e in rows if e.label == ""),
+            "illegal_line_count": sum(r == "problem" for r in results.values()),
+            "stopped_lines_o_still_wins": [line for line, r in results.items() if r == "stop, O still wins"]}
+
+
 def _games(record: seedtext.Record) -> list[list[tuple[int, int]]]:
     """Expand a record's runs of O alternatives into games: lists of (signed cell, seed line)."""
     games: list[list[tuple[int, int]]] = [[]]
@@ -317,7 +359,7 @@ def sample_game() -> Figures:
 CROSSCHECKS: dict[str, Callable[[], Figures]] = {
     f.__name__: f for f in (lines, planes, prime_cells, planes_per_cell, planar_primes, automorphisms,
                             first_moves, appendix_b, table_ii, table_iv, trap_blocks, erdos_selfridge,
-                            planes_3_0, planes_3_0_two_zero, planes_4_0, planes_5_0, plane_17_trap, ml64_compaction, appendix_c, table_iii_000, line_sums,
+                            planes_3_0, planes_3_0_two_zero, planes_4_0, planes_5_0, plane_17_trap, ml64_compaction, table_iii_003, appendix_c, table_iii_000, line_sums,
                             strong_squares,
                             sample_game)
 }

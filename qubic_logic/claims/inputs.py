@@ -45,6 +45,11 @@ def _table_iv() -> list[str]:
             for i, e in enumerate(seedtext.table_iv(), 1)]
 
 
+def _table_iii_003() -> list[str]:
+    return [f"variation({i}, {e.line}, {list(e.numbers)}, {e.label or 'none'})."
+            for i, e in enumerate(seedtext.table_iii(), 1)]
+
+
 def _table_iii_000() -> list[str]:
     path = claims_dir().joinpath("seed000-table-iii.toml")
     rows = tomllib.loads(path.read_text(encoding="utf-8"))["row"]
@@ -83,6 +88,7 @@ FACT_SETS: dict[str, Callable[[], list[str]]] = {
     "table_ii": _table_ii,
     "table_iv": _table_iv,
     "table_iii_000": _table_iii_000,
+    "table_iii_003": _table_iii_003,
     "appendix_c": _appendix_c,
     "sample_game": _sample_game,
 }

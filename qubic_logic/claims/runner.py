@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import QubicError, RuleError
+from ..errors import DataFormatError, QubicError, RuleError
 from . import crosschecks
 from .catalog import Claim, claims_dir
 from .declarative import ordered, run_asp, run_prolog
@@ -114,6 +114,9 @@ def run_claim(claim: Claim, engine: str | None = None, time_limit: float = 120.0
             uses = [_use_path(u, ".pl") for u in claim.uses]
             result.computed = run_prolog([rules], uses, fact_text, time_limit)
         if with_crosscheck and claim.crosscheck:
+            if claim.crosscheck not in crosschecks.CROSSCHECKS:
+                raise DataFormatError(f"claim {claim.id}: no cross-check {claim.crosscheck!r}; expected one of "
+                                      f"{', '.join(sorted(crosschecks.CROSSCHECKS))}")
             result.crosscheck = crosschecks.CROSSCHECKS[claim.crosscheck]()
     except QubicError as exc:
         result.error = str(exc)

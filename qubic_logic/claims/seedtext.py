@@ -146,6 +146,30 @@ def appendix_c(name: str = "seed003-appendix-c.txt") -> list[Record]:
     return records
 
 
+def table_iii(name: str = "seed003-table-iii.txt") -> list[Entry]:
+    """McDaniel's Table III variations of the 1,4,13 trap: planar moves O, X, O, X, ... in order;
+    ``label`` is ``'solution'``, ``'reference'`` (a "See"/"Same as" line, no moves) or ``''``.
+
+    >>> rows = table_iii()
+    >>> rows[0].numbers, rows[14].numbers, rows[14].label
+    ((2, 3, 5, 9, 7, 10, 6, 8, 11, 16), (2, 3, 9, 5, 10, 7, 6, 14, 11, 12, 16), 'solution')
+    """
+    rows = []
+    for number, text in excerpt_lines(name):
+        text = text.strip()
+        if not re.match(r"\d+-\d+", text):
+            continue
+        if "See" in text or "Same as" in text:
+            rows.append(Entry(number, (), "reference"))
+            continue
+        m = re.fullmatch(r"([\d,\- ]+)\.\s*(Solution)?", text)
+        if not m:
+            raise DataFormatError(f"Table III line {number}: cannot read {text!r}")
+        moves = tuple(int(v) for v in re.findall(r"\d+", m.group(1)))
+        rows.append(Entry(number, moves, "solution" if m.group(2) else ""))
+    return rows
+
+
 def sample_game(name: str = "seed004-sample-game.txt") -> list[tuple[int, str, str]]:
     """The HP-67 sample game: ``(seed line, human move, machine move)`` as printed (``.zyx``).
 
