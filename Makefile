@@ -48,5 +48,9 @@ wheel-check: setup
 	  && venv/bin/qubic --version && venv/bin/qubic win 1-2,22-52,27-4 --engine native \
 	  && venv/bin/qubic win 1-2,22-52,27-4 --engine asp --max-length 6
 
+# The seeds' claims recomputed (issue 7): regenerate docs/claims.md, atomically.
+claims-doc: setup
+	$(VENV)/bin/qubic claims --format markdown > docs/claims.md.tmp && mv docs/claims.md.tmp docs/claims.md
+
 clean:
 	rm -rf $(VENV) build *.egg-info qubic_logic/*.so
