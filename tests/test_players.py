@@ -192,3 +192,24 @@ def test_patashnik_as_x_wins_every_game_of_a_fixed_series():
 
 def test_registry_lists_this_issues_players():
     assert {"random", "greedy", "hp67", "mccarthy", "patashnik", "solver"} <= set(player_names())
+
+
+# -- the example scripts ----------------------------------------------------------
+
+def _run_example(name: str) -> str:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "examples" / name
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_example_scripts_reproduce_the_seeds():
+    assert "10 of 10 replies as printed; winner: O" in _run_example("hp67_sample_game.py")
+    text = _run_example("mccarthy_tictactoe.py")
+    assert f"lmax[p1, -1000, 1000] = {EXAMPLE_1['line']}" in text
+    assert f"tmax[p1, -1000, 1000] = {EXAMPLE_2['tree']}" in text
