@@ -166,3 +166,20 @@ def test_round_robin_cross_table_counts_every_game(capsys, tmp_path):
     totals = [tuple(map(int, r.rstrip(" |").rsplit("| ", 1)[1].split("-"))) for r in rows]
     assert all(sum(t) == 4 for t in totals)  # 2 opponents x 2 games as X
     assert cross_table([], ["a"]).count("\n") == 3  # head, rule, one row, the "as O" row
+
+
+def test_board_highlights_the_last_move_and_both_sides_threats():
+    from qubic_logic.cli._board import THREAT_STYLES, board_text
+    from qubic_logic.core import threats
+    from qubic_logic.geometry import cell_at
+
+    p = Position.from_cells([0, 16, 1, 17, 2, 18])  # X threatens 3, O threatens 19
+    text = board_text(p, "index", last=18)
+    cell_spans = text.spans[1:]  # after the header: one span per cell, row by row across the levels
+    order = [cell_at(x, y, z) for y in range(4) for z in range(4) for x in range(4)]
+    style = {cell: str(span.style) for cell, span in zip(order, cell_spans, strict=True)}
+    t = threats(p)
+    assert (t.x, t.o) == (1 << 3, 1 << 19)
+    assert THREAT_STYLES["x"] in style[3] and THREAT_STYLES["o"] in style[19]
+    assert [c for c in range(64) if "reverse" in style[c]] == [18]
+    assert not any("on " in style[c] for c in range(64) if c not in (3, 19))
