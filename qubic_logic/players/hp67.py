@@ -25,6 +25,11 @@ after the human's move (digest notes/004-hp67.md):
   meet in, moved up a level while full, and in it the square x = 4, 3, 1, 2
   (rows y = 1, 3) or x = 2, 3, 4, 1 (rows y = 2, 4).
 
+One reading is ours: in round 7 the program stores its move with
+``INT(R_S7/3)`` added, which is 1 if it just blocked a human three; the
+listing's parse of ``1.zyx`` in round 8 would misread the level, so the
+stored move is taken without that flag (digest §6, [ambiguity]).
+
 "In this game, the human always goes first" (L121); as X this player opens
 with its strategic move on the empty board (an extension) and then plays its
 rounds as usual. Coordinates are Stein's ``.zyx``, 1..4 each (notation
