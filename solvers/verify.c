@@ -278,3 +278,29 @@ void qv_traversal_free(qv_traversal *t)
     free(t->paths);
     memset(t, 0, sizeof *t);
 }
+
+/* ------------------------------------------------------------------ witnesses */
+
+int qv_witness_holds(qc_mask a, qc_mask d, const uint8_t *seq, int n)
+{
+    for (int i = 0; i < n; i += 2) {
+        const qc_mask m = 1ULL << (seq[i] & 63);
+        if (seq[i] > 63 || ((a | d) & m))
+            return 0;
+        const qc_mask mine = qc_threat_cells(a, d);
+        if (mine)
+            return (mine & m) && i == n - 1;
+        if (i == n - 1)
+            return 0;
+        const qc_mask theirs = qc_threat_cells(d, a);
+        if ((theirs & (theirs - 1)) || (theirs && !(theirs & m)))
+            return 0;
+        a |= m;
+        const qc_mask made = qc_threat_cells(a, d);
+        const qc_mask r = 1ULL << (seq[i + 1] & 63);
+        if (!made || seq[i + 1] > 63 || !(made & r))
+            return 0;
+        d |= r;
+    }
+    return 0;
+}

@@ -85,4 +85,10 @@ int qv_traverse(const qv_dict *dict, qc_mask a, qc_mask d, double time_limit,
                 const volatile int *stop, qv_traversal *out);
 void qv_traversal_free(qv_traversal *t);
 
+/* ------------------------------------------------------------------ witnesses */
+
+/* 1 when seq[0..n-1] is a legal forced win by threat sequence (DESIGN.md section 3) for
+ * `a` to move against `d`, else 0: the rules of qubic_logic.referee, without messages. */
+int qv_witness_holds(qc_mask a, qc_mask d, const uint8_t *seq, int n);
+
 #endif /* QUBIC_VERIFY_H */

@@ -9,6 +9,8 @@
  *       shortest forced win (DESIGN.md section 3) of each (a, d), the attacker to move;
  *       length 0: none, -1: the time limit (for the whole batch) or request_stop() came
  *       first. Releases the GIL.
+ *   witness_holds(a, d, seq) -> bool
+ *       whether the bytes `seq` are a legal forced win for (a, d), the attacker to move.
  *   request_stop() / clear_stop().
  *
  * Work units are plain data (ints and bytes), so they can be handed to other processes.
@@ -193,6 +195,20 @@ done:
     return out;
 }
 
+static PyObject *py_witness_holds(PyObject *self, PyObject *args)
+{
+    unsigned long long a, d;
+    const char *seq;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "KKy#", &a, &d, &seq, &n))
+        return NULL;
+    if (a & d) {
+        PyErr_SetString(PyExc_ValueError, "the masks overlap; each cell holds one mark");
+        return NULL;
+    }
+    return PyBool_FromLong(qv_witness_holds(a, d, (const uint8_t *)seq, (int)n));
+}
+
 static PyObject *py_request_stop(PyObject *self, PyObject *unused)
 {
     g_stop = 1;
@@ -209,6 +225,8 @@ static PyMethodDef methods[] = {
     {"traverse", py_traverse, METH_VARARGS, "traverse(entries, a, d, time_limit=0) -> dict"},
     {"forced_wins", py_forced_wins, METH_VARARGS,
      "forced_wins(pairs, time_limit=0) -> list of (length, witness bytes)"},
+    {"witness_holds", py_witness_holds, METH_VARARGS,
+     "witness_holds(a, d, seq) -> whether seq (bytes) is a legal forced win"},
     {"request_stop", py_request_stop, METH_NOARGS, "ask the running search to stop"},
     {"clear_stop", py_clear_stop, METH_NOARGS, "clear the stop request"},
     {NULL, NULL, 0, NULL},

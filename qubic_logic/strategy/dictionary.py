@@ -164,10 +164,6 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
         found = self.lookup(position)
         return None if found is None else found[0]
 
-    def canonical_entries(self) -> list[tuple[int, int, int]]:
-        """``(x, o, move)`` of every entry in canonical form (plain data for the native verifier)."""
-        return [(cx, co, move) for (cx, co), (move, _) in self._table.items()]
-
     def __len__(self) -> int:
         return len(self.entries)
 

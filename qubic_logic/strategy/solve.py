@@ -25,11 +25,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..core import core_module
+from ..core import NATIVE, core_module
+from ..errors import IllegalMoveError, IllegalPositionError
 from ..notation import format_patashnik
 from ..position import Position, other
+from ..referee import replay_forced_win
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from .dictionary import Entry, StrategyDictionary
+from .verify import VERIFY_NATIVE
 
 INFINITY = 1 << 40
 FULL = (1 << 64) - 1
@@ -53,13 +56,14 @@ def _cells(mask: int) -> list[int]:
 class Node:
     """A canonical position in the search: ``a`` attacker's mask, ``d`` defender's."""
 
-    __slots__ = ("a", "d", "attacker_turn", "pn", "dn", "children", "kind")
+    __slots__ = ("a", "d", "attacker_turn", "pn", "dn", "children", "kind", "pass_win")
 
     def __init__(self, a: int, d: int, attacker_turn: bool) -> None:
         self.a, self.d, self.attacker_turn = a, d, attacker_turn
         self.pn = self.dn = 1
         self.children: list[tuple[int, Node]] | None = None  # (move in this node's frame, child)
         self.kind = ""  # how an attacker turn resolves: win | forced | block | move
+        self.pass_win = b""  # defender's turn: the attacker's forced win if the defender passed
 
     def prove(self, kind: str) -> None:
         self.pn, self.dn, self.kind = 0, INFINITY, kind
@@ -120,29 +124,35 @@ class ProofNumberSearch:
     def __init__(self, core: str = "auto", leaf_time: float = 0.5) -> None:
         self.core = core_module(core)
         self.canonical = getattr(self.core, "canonical", canonical_masks)
+        self.holds = _native_holds if self.core is NATIVE and VERIFY_NATIVE is not None else _python_holds
         self.leaf_time = leaf_time
         self.table: dict[tuple[int, int], Node] = {}
 
     # ---------------------------------------------------------------- nodes
 
-    def node(self, a: int, d: int, attacker_turn: bool) -> tuple[Node, int]:
-        """The shared node of ``(a, d)`` and the transform that maps ``(a, d)`` onto it."""
+    def node(self, a: int, d: int, attacker_turn: bool, hint: bytes = b"") -> tuple[Node, int]:
+        """The shared node of ``(a, d)`` and the transform that maps ``(a, d)`` onto it.
+
+        ``hint``: a witness that may still be a forced win at ``(a, d)`` (saves a search).
+        """
         ca, cd, t = self.canonical(a, d)
         found = self.table.get((ca, cd))
         if found is None:
             found = self.table[(ca, cd)] = Node(ca, cd, attacker_turn)
-            (self._evaluate_attacker if attacker_turn else self._evaluate_defender)(found)
+            if attacker_turn:
+                self._evaluate_attacker(found, bool(hint) and self.holds(a, d, hint))
+            else:
+                self._evaluate_defender(found)
         return found, t
 
-    def _evaluate_attacker(self, n: Node) -> None:
+    def _evaluate_attacker(self, n: Node, known_win: bool) -> None:
         core = self.core
         if core.threat_cells(n.a, n.d):
             return n.prove("win")
         theirs = core.threat_cells(n.d, n.a)
         if theirs & (theirs - 1) or not ~(n.a | n.d) & FULL:
             return n.disprove()
-        length = core.forced_win(n.a, n.d, 0, self.leaf_time, 0)[0]
-        if length > 0:
+        if known_win or core.forced_win(n.a, n.d, 0, self.leaf_time, 0)[0] > 0:
             return n.prove("forced")
         n.kind = "block" if theirs else "move"
 
@@ -153,8 +163,12 @@ class ProofNumberSearch:
         mine = core.threat_cells(n.a, n.d)
         if mine & (mine - 1):
             return n.prove("double threat")
-        if not mine and core.forced_win(n.a, n.d, 0, self.leaf_time, 0)[0] <= 0:
-            n.pn = HARD_REPLY_PN  # a pass would not lose to a threat sequence: many replies to refute
+        if not mine:
+            length, seq = core.forced_win(n.a, n.d, 0, self.leaf_time, 0)[:2]
+            if length > 0:
+                n.pass_win = bytes(seq)
+            else:
+                n.pn = HARD_REPLY_PN  # a pass would not lose to a threat sequence: many replies to refute
 
     def expand(self, n: Node) -> None:
         """Create the children of ``n`` (each equivalent child once), best first."""
@@ -172,7 +186,8 @@ class ProofNumberSearch:
             mine = core.threat_cells(a, d)
             replies = [_low(mine)] if mine else _cells(~(a | d) & FULL)
             for r in replies:
-                child, _ = self.node(a, d | 1 << r, True)
+                hint = n.pass_win if r not in n.pass_win else b""
+                child, _ = self.node(a, d | 1 << r, True, hint)
                 children.setdefault(id(child), (r, child))
             order = list(children.values())
         n.children = order
@@ -248,6 +263,20 @@ def _position(a: int, d: int, attacker: str) -> Position:
     return Position(a, d) if attacker == "x" else Position(d, a)
 
 
+def _native_holds(a: int, d: int, seq: bytes) -> bool:
+    return VERIFY_NATIVE.witness_holds(a, d, seq)
+
+
+def _python_holds(a: int, d: int, seq: bytes) -> bool:
+    """Whether ``seq`` is a forced win for ``a`` to move (the referee's rules)."""
+    position = _position(a, d, "x" if a.bit_count() == d.bit_count() else "o")
+    try:
+        replay_forced_win(position, tuple(seq))
+    except IllegalMoveError:
+        return False
+    return True
+
+
 def solve(
     position: Position,
     *,
@@ -266,8 +295,6 @@ def solve(
     """
     start = time.monotonic()
     if position.is_over:
-        from ..errors import IllegalPositionError
-
         raise IllegalPositionError("the game is already over; expected a live position")
     search = search or ProofNumberSearch(core)
     attacker = position.to_move
