@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("match", help="play a series between players, or a round robin")
+    parser = sub.add_parser("match", help="play a series between players, or a round robin",
+                            description=__doc__.split("\n", 2)[2].replace("``", ""))
     parser.add_argument("players", nargs="*", metavar="PLAYER",
                         help=f"two players (round robin: any, default all): {', '.join(player_names())}")
     parser.add_argument("--games", type=int, default=2, metavar="N",

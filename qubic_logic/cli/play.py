@@ -1,16 +1,15 @@
 """``qubic play --x human --o mcdaniel``: a game in the terminal.
 
-Either side is ``human`` or a registered player. A human types a move in any
-notation (``421``, ``.421``, ``53``; a bare number is read in ``--notation``,
-default index 0..63) or a command:
+Either side is human or a registered player. A human types a move in any
+notation (421, .421, 53; a bare number is read in --notation, default
+index 0..63) or a command::
 
-========== ============================================================
-``undo``   take back the last human move (and the engine's reply)
-``hint``   is there a forced win by threat sequence, and its first move
-``save F`` write the move list to file F (McDaniel form, atomic)
-``load F`` replace the game by the move list in file F
-``help``   this list;  ``quit``: leave the game
-========== ============================================================
+  undo      take back the last human move (and the engine's reply)
+  hint      is there a forced win by threat sequence, and its first move
+  save F    write the move list to file F (McDaniel form, written atomically)
+  load F    replace the game by the move list in file F
+  help      this list
+  quit      leave the game
 
 Engines print their move with its explanation. Bad input re-prompts with
 what is expected; end of input (Ctrl-D) or Ctrl-C leaves the game cleanly.
@@ -120,7 +119,7 @@ class Session:
             if word in ("quit", "exit"):
                 raise Quit
             if word == "help":
-                self.console.print(__doc__.split("\n\n", 1)[1])
+                self.console.print(__doc__.split("\n\n", 1)[1].replace("::", ":"))
             elif word == "undo":
                 self.undo()
             elif word == "hint":
@@ -169,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("play", help="play a game in the terminal (human or engines on each side)")
+    parser = sub.add_parser("play", help="play a game in the terminal (human or engines on each side)",
+                            description=__doc__.split("\n", 2)[2].replace("::", ":"),
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     choices = f"{HUMAN} or a player: {', '.join(player_names())}"
     parser.add_argument("--x", default=HUMAN, metavar="NAME", help=f"who plays X: {choices} (default human)")
     parser.add_argument("--o", default="solver", metavar="NAME", help="who plays O (default solver)")
