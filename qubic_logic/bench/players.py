@@ -1,7 +1,8 @@
 """Players: time per move of every registered player on a seeded set of positions.
 
-The positions are :func:`~._positions.random_prefixes` (seed 6, 6..40 marks,
-both sides to move); each player chooses once in each. The dictionary of
+The positions are every position of seeded games between two ``greedy``
+players (seeds 0..3; 2 with ``--quick``), so both sides to move, quiet and
+tactical; each player chooses once in each. The dictionary of
 ``patashnik``/``solver`` is loaded before timing.
 """
 
@@ -13,24 +14,29 @@ import time
 from rich.console import Console
 from rich.table import Table
 
+from ..match import play_game
 from ..players import get_player, player_names
 from ..position import Game
 from ..strategy import patashnik_dictionary
-from ._positions import random_prefixes
 
 
-def _game(position) -> Game:
-    """A game reaching ``position`` (X and O marks interleaved in cell order)."""
-    xs = [c for c in range(64) if position.x >> c & 1]
-    os_ = [c for c in range(64) if position.o >> c & 1]
-    moves = [c for pair in zip(xs, os_) for c in pair] + xs[len(os_):]
-    return Game(moves)
+def positions(games: int) -> list[Game]:
+    """Every unfinished position of ``games`` seeded greedy-v-greedy games.
+
+    >>> len(positions(1)) > 10
+    True
+    """
+    out = []
+    for seed in range(games):
+        moves = play_game("greedy", "greedy", seed=seed).moves
+        out += [Game(moves[:n]) for n in range(len(moves))]
+    return out
 
 
 def run(console: Console, quick: bool = False) -> None:
     patashnik_dictionary()
-    games = [_game(p) for p in random_prefixes(6, 10 if quick else 40)]
-    table = Table(title=f"time per move on {len(games)} seeded random positions")
+    games = positions(2 if quick else 4)
+    table = Table(title=f"time per move on {len(games)} positions of seeded greedy-v-greedy games")
     for column in ("player", "median ms", "mean ms", "max ms"):
         table.add_column(column, justify="right")
     for name in player_names():
