@@ -53,20 +53,20 @@ def _start() -> Any:
             from pyswip import Prolog
         except Exception as exc:  # pyswip raises several kinds when libswipl is missing
             raise EngineUnavailableError(f"the prolog engine needs SWI-Prolog ({exc}); {INSTALL_HINT}") from None
-        _prolog, _home = Prolog, threading.current_thread()
         session = rule_path("session", "pl")
         list(Prolog.query(f"load_files(user:{_quote(str(session))}, [if(not_loaded)])"))
         for name in CORE_RULES:
-            _load(rule_path(name, "pl"))
+            _load(Prolog, rule_path(name, "pl"))
+        _prolog, _home = Prolog, threading.current_thread()  # only once the rules loaded cleanly
     return _prolog
 
 
-def _load(path: Path) -> None:
-    """Load (or reload when changed) a rule file; errors become RuleError with file and line."""
+def _load(prolog: Any, path: Path) -> None:
+    """Load a rule file (again, if it was loaded); errors become RuleError with file and line."""
     path = Path(path)
     if not path.is_file():
         raise RuleError(f"rule file {path} does not exist; expected a Prolog file (.pl)")
-    (answer,) = list(_prolog.query(f"session:qubic_load({_quote(str(path.resolve()))}, Errors)"))
+    (answer,) = list(prolog.query(f"session:qubic_load({_quote(str(path.resolve()))}, Errors)"))
     errors = [_text(e) for e in answer["Errors"]]
     if errors:
         raise RuleError(f"Prolog rules do not load: {'; '.join(errors)}")
@@ -95,7 +95,7 @@ def query(
     """All solutions of ``goal`` (Prolog text) as dicts of variable bindings.
 
     The project's rules (geometry, threats, forcing) are always loaded;
-    ``files`` are loaded too (reloaded when changed). ``position`` replaces the
+    ``files`` are loaded too (again at every call, so edits take effect). ``position`` replaces the
     facts ``x/1``, ``o/1`` (None: the empty board). Values: integers and lists stay as they are, atoms
     and strings become ``str``, other terms their text. Variables starting with
     ``_`` are not reported. ``max_solutions`` > 0 stops after that many.
@@ -106,7 +106,7 @@ def query(
         try:
             prolog = _start()
             for path in files:
-                _load(Path(path))
+                _load(prolog, Path(path))
             xs, os_ = (cells_of(position.x), cells_of(position.o)) if position is not None else ([], [])
             list(prolog.query(f"threats:set_position({xs}, {os_})"))
             seconds = float(time_limit) if time_limit else 0
