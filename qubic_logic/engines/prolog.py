@@ -37,7 +37,6 @@ INSTALL_HINT = "install SWI-Prolog with `apt-get install swi-prolog-nox` (Debian
 
 _LOCK = threading.RLock()
 _prolog: Any = None
-_home: threading.Thread | None = None  # the thread that started Prolog
 
 
 def _quote(text: str) -> str:
@@ -47,7 +46,7 @@ def _quote(text: str) -> str:
 
 def _start() -> Any:
     """Import pyswip (starting SWI-Prolog) and load the project's rules, once."""
-    global _prolog, _home
+    global _prolog
     if _prolog is None:
         try:
             from pyswip import Prolog
@@ -57,7 +56,7 @@ def _start() -> Any:
         list(Prolog.query(f"load_files(user:{_quote(str(session))}, [if(not_loaded)])"))
         for name in CORE_RULES:
             _load(Prolog, rule_path(name, "pl"))
-        _prolog, _home = Prolog, threading.current_thread()  # only once the rules loaded cleanly
+        _prolog = Prolog  # only once the rules loaded cleanly
     return _prolog
 
 
@@ -73,8 +72,11 @@ def _load(prolog: Any, path: Path) -> None:
 
 
 def _release_thread_engine() -> None:
-    """Give back the Prolog engine pyswip attached to a thread other than the starting one."""
-    if _home is not None and threading.current_thread() is not _home:
+    """Give back the Prolog engine pyswip attached to this thread, if it attached one.
+
+    A no-op in the thread that started SWI-Prolog (its engine was not attached).
+    """
+    if _prolog is not None:
         from pyswip.core import _lib
 
         _lib.PL_thread_destroy_engine()
