@@ -21,7 +21,7 @@ the computation differ, shown only when they do), ``slow`` (skip in quick runs).
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -29,7 +29,7 @@ from ..errors import DataFormatError
 
 ENGINE_OF_SUFFIX = {".lp": "asp", ".pl": "prolog"}
 _KEYS = {"id", "title", "source", "quote", "counts", "seed_figure", "rules", "uses", "inputs",
-         "crosscheck", "count_models", "on_differ", "slow", "order"}
+         "crosscheck", "count_models", "on_differ", "order"}
 
 
 @dataclass(frozen=True)
@@ -48,9 +48,7 @@ class Claim:
     crosscheck: str = ""
     count_models: str = ""
     on_differ: str = ""
-    slow: bool = False
     order: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def engines(self) -> list[str]:
         """Engines this claim is written for, ASP first."""
@@ -88,8 +86,7 @@ def parse_claim(name: str, text: str) -> Claim:
         seed_figure=data["seed_figure"], rules=rules, quote=data.get("quote", ""),
         uses=tuple(data.get("uses", ())), inputs=tuple(data.get("inputs", ())),
         crosscheck=data.get("crosscheck", ""), count_models=data.get("count_models", ""),
-        on_differ=data.get("on_differ", ""), slow=bool(data.get("slow", False)),
-        order=int(data.get("order", 0)),
+        on_differ=data.get("on_differ", ""), order=int(data.get("order", 0)),
     )
 
 

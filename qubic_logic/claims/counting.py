@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations
-from math import comb
 
 Perm = tuple[int, ...]
 Config = tuple[frozenset[int], ...]
@@ -171,12 +170,3 @@ def line_automorphisms(n: int, lines: Iterable[Iterable[int]]) -> tuple[Perm, ..
 
     extend(0)
     return tuple(sorted(found))
-
-
-def total_configurations(n: int, k: int) -> int:
-    """``C(n, k)``, the number of configurations before symmetry.
-
-    >>> total_configurations(16, 3)
-    560
-    """
-    return comb(n, k)

@@ -26,6 +26,7 @@ from ..symmetry import TRANSFORMS, canonical_masks, cell_orbits
 from . import plane, seedtext
 from .catalog import claims_dir
 from .counting import (
+    canonical,
     classes,
     count_classes,
     k_subsets,
@@ -110,7 +111,6 @@ def appendix_b() -> Figures:
 
 
 def _planar_canonical(group, cells) -> tuple:
-    from .counting import canonical
     return canonical(group, (frozenset(k - 1 for k in cells),))
 
 
