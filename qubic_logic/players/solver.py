@@ -40,6 +40,8 @@ from ..core import core_module, shortest_forced_win, threats
 from ..errors import QueryTimeout
 from ..geometry import cells_of
 from ..position import Game, Position, other
+from ..strategy import patashnik_dictionary
+from ..strategy.solve import best_move
 from .base import Move, register
 from .mccarthy import McCarthyPlayer, ordered_moves
 
@@ -56,8 +58,10 @@ def forced_win_moves(position: Position, time_limit: float) -> tuple[int, ...] |
 def opponent_wins_by_force(position: Position, time_limit: float) -> bool:
     """Would the side *not* to move have a forced win if it were its turn?
 
-    >>> opponent_wins_by_force(Position.from_cells([0, 16, 1, 17]), 1.0)   # O: 16, 17 + more
+    >>> opponent_wins_by_force(Position.from_cells([0, 16, 1, 17]), 1.0)   # O has 16, 17 only
     False
+    >>> opponent_wins_by_force(Position.from_cells([0, 16, 21, 17, 42, 18]), 1.0)  # O's 16-18 threat
+    True
     """
     me = position.to_move
     length, *_ = core_module().forced_win(position.mask(other(me)), position.mask(me), 0, time_limit, 0)
@@ -104,8 +108,6 @@ def patashnik_move(position: Position) -> int | None:
     """Patashnik's dictionary move for X in ``position`` (None for O or off the dictionary)."""
     if position.to_move != "x":
         return None
-    from ..strategy import patashnik_dictionary
-
     return patashnik_dictionary().move_for(position)
 
 
@@ -148,8 +150,6 @@ class SolverPlayer:
         if cell is not None:
             return Move(cell, "quiet move: sets up a forced win that no answer stops")
         if self.solve_time > 0:
-            from ..strategy.solve import best_move
-
             solved = best_move(p, time_limit=self.solve_time)
             if solved.status == "won" and solved.move is not None:
                 return Move(solved.move, f"wins by force (proof-number search, {solved.nodes} nodes)")
