@@ -117,6 +117,9 @@ def ground(ctl: clingo.Control, messages: _Messages, parts: Sequence[tuple[str, 
         raise _rule_error(messages, exc) from None
 
 
+_SLICE = 0.25  # seconds between checks for the deadline and Ctrl-C while clingo solves
+
+
 def search(
     ctl: clingo.Control,
     *,
@@ -162,12 +165,16 @@ def search(
     if deadline is not None and time.monotonic() >= deadline:
         raise QueryTimeout(f"asp engine (clingo): no answer within the time limit of {time_limit} s", partial=result)
     with ctl.solve(on_model=on_model, async_=True, assumptions=lits) as handle:
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-        if not handle.wait(remaining):
+        try:  # wait in slices, so that Ctrl-C reaches Python while clingo searches
+            while not handle.wait(_SLICE if deadline is None else max(0.0, min(_SLICE, deadline - time.monotonic()))):
+                if deadline is not None and time.monotonic() >= deadline:
+                    handle.cancel()
+                    raise QueryTimeout(
+                        f"asp engine (clingo): no answer within the time limit of {time_limit} s", partial=result
+                    )
+        except KeyboardInterrupt:
             handle.cancel()
-            raise QueryTimeout(
-                f"asp engine (clingo): no answer within the time limit of {time_limit} s", partial=result
-            )
+            raise
         outcome = handle.get()
     result.satisfiable = outcome.satisfiable
     result.exhausted = outcome.exhausted
