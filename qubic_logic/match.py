@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 
 from .errors import QubicError
 from .notation import format_mcdaniel
-from .players import REGISTRY, get_player
+from .players import REGISTRY, Player, get_player
 from .position import Game
 
 
@@ -46,16 +46,53 @@ class GameRecord:
         return {**asdict(self), "mcdaniel": format_mcdaniel(self.moves)}
 
 
-def _make(name: str, seed: int | None):
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """A player spec ``NAME`` or ``NAME:key=value,...`` as a name and constructor options.
+
+    Values are read as int, float, or else kept as text.
+
+    >>> parse_spec('mccarthy:depth=3'), parse_spec('solver:time_limit=0.5,budget=2')
+    (('mccarthy', {'depth': 3}), ('solver', {'time_limit': 0.5, 'budget': 2}))
+    """
+    name, _, rest = spec.partition(":")
+    options: dict = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise QubicError(f"player option {item!r} in {spec!r} is not key=value; "
+                             "expected e.g. mccarthy:depth=3")
+        options[key] = _value(value)
+    return name, options
+
+
+def _value(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_player(spec: str, seed: int | None = None) -> Player:
+    """Build the player of a spec; ``seed`` goes to players that take one (unless the spec sets it).
+
+    >>> make_player('mccarthy:depth=1').search.depth
+    1
+    """
+    name, options = parse_spec(spec)
     factory = REGISTRY[name][0] if name in REGISTRY else None
     if factory is not None and seed is not None and "seed" in inspect.signature(factory).parameters:
-        return get_player(name, seed=seed)
-    return get_player(name)
+        options.setdefault("seed", seed)
+    try:
+        return get_player(name, **options)
+    except TypeError as exc:
+        raise QubicError(f"player {name!r} does not take the options {options}: {exc}") from None
 
 
 def play_game(x: str, o: str, seed: int | None = None) -> GameRecord:
-    """Play one game between the named players; an illegal move raises :class:`QubicError`."""
-    players = {"x": _make(x, seed), "o": _make(o, None if seed is None else seed + 1)}
+    """Play one game between two player specs; an illegal move raises :class:`QubicError`."""
+    players = {"x": make_player(x, seed), "o": make_player(o, None if seed is None else seed + 1)}
     game = Game()
     seconds = {"x": 0.0, "o": 0.0}
     while not game.position.is_over:
@@ -125,8 +162,8 @@ def run_games(
     returns what has finished. Unknown player names fail before any game.
     """
     for x, o, _ in tasks:
-        for name in (x, o):
-            get_player(name)  # raises a clear error for an unknown name
+        for spec in (x, o):
+            make_player(spec)  # raises a clear error for an unknown name or option
     deadline = None if time_limit is None else time.monotonic() + time_limit
     done: dict[int, GameRecord] = {}
     complete = True

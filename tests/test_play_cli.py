@@ -183,3 +183,10 @@ def test_board_highlights_the_last_move_and_both_sides_threats():
     assert THREAT_STYLES["x"] in style[3] and THREAT_STYLES["o"] in style[19]
     assert [c for c in range(64) if "reverse" in style[c]] == [18]
     assert not any("on " in style[c] for c in range(64) if c not in (3, 19))
+
+
+def test_player_specs_carry_options(capsys):
+    code, out, _ = run_cli(capsys, "reply", "mccarthy:depth=1", "1-2,22", "--json")
+    assert code == 0 and "depth 1" in json.loads(out)["explanation"]
+    code, _, err = run_cli(capsys, "reply", "mccarthy:deep=1", "1-2,22")
+    assert code == 2 and "does not take the options" in err

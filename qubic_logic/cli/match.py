@@ -67,7 +67,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("match", help="play a series between players, or a round robin",
                             description=__doc__.split("\n", 2)[2].replace("``", ""))
     parser.add_argument("players", nargs="*", metavar="PLAYER",
-                        help=f"two players (round robin: any, default all): {', '.join(player_names())}")
+                        help="two players NAME[:key=value,...] (round robin: any, default all): "
+                             f"{', '.join(player_names())}")
     parser.add_argument("--games", type=int, default=2, metavar="N",
                         help="games per series (round robin: per ordered pair); default 2")
     parser.add_argument("--swap-sides", action="store_true", help="A and B change sides every game")

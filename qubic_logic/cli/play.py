@@ -25,8 +25,9 @@ from rich.console import Console
 
 from ..core import shortest_forced_win
 from ..errors import QubicError, QueryTimeout
+from ..match import make_player
 from ..notation import format_cell, format_mcdaniel, parse_cell
-from ..players import get_player, player_names
+from ..players import player_names
 from ..position import Game
 from ..strategy.dictionary import write_atomically
 from ._board import LEGEND, board_text
@@ -75,7 +76,7 @@ class Session:
         self.console = console
         self.notation = args.notation
         self.names = {"x": args.x, "o": args.o}
-        self.players = {s: None if n == HUMAN else get_player(n) for s, n in self.names.items()}
+        self.players = {s: None if n == HUMAN else make_player(n) for s, n in self.names.items()}
         self.game = parse_game(Path(args.load).read_text()) if args.load else Game()
         self.example = format_cell(21, self.notation)
 
@@ -151,9 +152,9 @@ class Session:
 
 
 def run(args: argparse.Namespace) -> int:
-    for name in (args.x, args.o):
-        if name != HUMAN:
-            get_player(name)  # an unknown name fails before the game starts
+    for spec in (args.x, args.o):
+        if spec != HUMAN:
+            make_player(spec)  # an unknown name or option fails before the game starts
     console = Console(highlight=False, soft_wrap=True)  # messages wrap in the terminal, not by rich
     try:
         session = Session(args, console)
@@ -171,7 +172,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("play", help="play a game in the terminal (human or engines on each side)",
                             description=__doc__.split("\n", 2)[2].replace("::", ":"),
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    choices = f"{HUMAN} or a player: {', '.join(player_names())}"
+    choices = f"{HUMAN} or a player NAME[:key=value,...]: {', '.join(player_names())}"
     parser.add_argument("--x", default=HUMAN, metavar="NAME", help=f"who plays X: {choices} (default human)")
     parser.add_argument("--o", default="solver", metavar="NAME", help="who plays O (default solver)")
     parser.add_argument("--load", metavar="FILE", help="start from the move list in FILE")

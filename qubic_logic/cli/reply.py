@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..errors import IllegalMoveError
+from ..match import make_player
 from ..notation import format_cell
-from ..players import get_player, player_names
+from ..players import player_names
 from ._common import json_arg, notation_arg, print_json
 from ._game import game_arg
 
@@ -15,7 +16,7 @@ def run(args: argparse.Namespace) -> int:
     game = args.game
     if game.position.is_over:
         raise IllegalMoveError("the game is already over; expected a game with a move to make")
-    player = get_player(args.player)
+    player = make_player(args.player)
     side = game.position.to_move
     move = player.choose(game)
     if args.json:
@@ -28,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("reply", help="the move a named player makes after the given moves")
-    parser.add_argument("player", metavar="NAME", help=f"a player: {', '.join(player_names())}")
+    parser.add_argument("player", metavar="NAME",
+                        help=f"a player NAME[:key=value,...] (e.g. mccarthy:depth=3): {', '.join(player_names())}")
     game_arg(parser)
     notation_arg(parser)
     json_arg(parser)
