@@ -177,6 +177,8 @@ def _check_asp(path: Path, text: str, all_cases: list[Case], stop: bool, deadlin
     horizon = int(m.group(1)) if m else 0
     rules = ["geometry", "threats"] + (["forcing"] if horizon else [])
     header = "#defined move/1. #defined parent_x/1. #defined parent_o/1. #defined domain/1.\n"
+    if "#show" not in text:  # without #show every atom is shown: keep the explanation short
+        header += "#show violated/0.\n"
     found = []
     for i, case in enumerate(all_cases):
         remaining = deadline - time.monotonic()
