@@ -37,7 +37,7 @@ from .verify import VERIFY_NATIVE
 INFINITY = 1 << 40
 FULL = (1 << 64) - 1
 NODE_BYTES = 400  # rough memory per node (object, lists, table entry), for --memory-limit
-HARD_REPLY_PN = 8  # initial proof number of a defender turn where a pass would not lose to a threat sequence
+HARD_REPLY_PN = 20  # initial proof number of a defender turn where a pass would not lose to a threat sequence
 
 
 def _low(mask: int) -> int:
@@ -225,13 +225,17 @@ class ProofNumberSearch:
                 return "memory limit"
             path = [root]
             n = root
-            while n.children is not None:
+            # Stop at a settled node too: in a shared (DAG) table a parent's numbers may be
+            # stale until this path updates them; settled nodes are never expanded.
+            while n.children is not None and n.pn and n.dn:
                 kids = n.children
                 n = min(kids, key=(lambda mc: mc[1].pn) if n.attacker_turn else (lambda mc: mc[1].dn))[1]
                 path.append(n)
-            self.expand(n)
+            if n.pn and n.dn:
+                self.expand(n)
             for p in reversed(path):
-                self.update(p)
+                if p.children is not None:
+                    self.update(p)
             iterations += 1
             if progress and iterations % 50 == 0:
                 progress(len(self.table), root.pn, root.dn)
