@@ -152,3 +152,8 @@ def test_patashnik_dictionary_is_verified_and_a_deletion_is_caught():
     m = verify(mutant)
     assert m.verdict == "refuted"
     assert _key(entry.position) in {_key(f.position) for f in m.failures}
+
+
+def test_time_limit_gives_an_incomplete_verdict():
+    v = verify(patashnik_dictionary(), time_limit=0.05, jobs=1)
+    assert v.verdict == "incomplete" and not v.failures

@@ -24,6 +24,7 @@ or the Python twin below) yields the rule-(4) positions as leaves, and
 from __future__ import annotations
 
 import os
+import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -224,6 +225,11 @@ def settle(pairs: list[tuple[int, int]], engine: str, time_limit: float = 0.0) -
     return out
 
 
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops handing out work and reports."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunks(items: list, size: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
@@ -242,15 +248,18 @@ def _settle_all(
         return max(deadline - time.monotonic(), 1e-6) if deadline else 0.0
 
     if jobs <= 1 or len(chunks) <= 1:
-        for i, chunk in enumerate(chunks):
-            if deadline and time.monotonic() > deadline:
-                break
-            results[i] = settle(chunk, engine, left())
-            done += len(chunk)
-            if progress:
-                progress("forced wins", done, len(pairs))
+        try:
+            for i, chunk in enumerate(chunks):
+                if deadline and time.monotonic() > deadline:
+                    break
+                results[i] = settle(chunk, engine, left())
+                done += len(chunk)
+                if progress:
+                    progress("forced wins", done, len(pairs))
+        except KeyboardInterrupt:
+            pass  # keep the chunks settled so far
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
             try:
                 futures = {pool.submit(settle, chunk, engine, left()): i for i, chunk in enumerate(chunks)}
                 pending = set(futures)
@@ -308,7 +317,6 @@ def verify(
     entries = plain_entries(dictionary)
     if progress:
         progress("traversal", 0, 1)
-    interrupted = False
     if engine == "native":
         VERIFY_NATIVE.clear_stop()
         try:
@@ -320,10 +328,7 @@ def verify(
         found = traverse_python(entries, a, d)
     if progress:
         progress("traversal", 1, 1)
-    try:
-        settled, complete = _settle_all(found["leaves"], engine, jobs, deadline, progress)
-    except KeyboardInterrupt:
-        settled, complete, interrupted = [(-1, b"")] * len(found["leaves"]), False, True
+    settled, complete = _settle_all(found["leaves"], engine, jobs, deadline, progress)
     failures = [
         Failure(_position(fa, fd, attacker), tuple(path), REASONS[reason])
         for fa, fd, path, reason in found["failures"]
@@ -337,7 +342,7 @@ def verify(
             failures.append(Failure(_position(la, ld, attacker), tuple(path), REASONS[3]))
         else:
             unsettled += 1
-    incomplete = interrupted or unsettled or not found["complete"] or not complete
+    incomplete = unsettled or not found["complete"] or not complete
     verdict = "refuted" if failures else "incomplete" if incomplete else "verified"
     return Verification(
         verdict=verdict,
