@@ -54,7 +54,6 @@ REASONS = {
     1: "the defender has two threats",
     2: "the board is full: a draw",
     3: "no dictionary move and no forced win",
-    4: "the forced-win search ran out of time",
 }
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
@@ -147,8 +146,10 @@ def _low(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int) -> dict:
+def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int, time_limit: float = 0.0) -> dict:
     """The pure-Python traversal; the same result as the native ``_verify.traverse``.
+
+    ``by_rule[3]`` counts the leaves (rule-(4) positions, not yet searched).
 
     >>> r = traverse_python([(0, 0, 0)], 0, 0)   # X takes corner 0; O has 12 inequivalent replies
     >>> r['positions'], r['by_rule'], len(r['leaves'])
@@ -162,7 +163,11 @@ def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int) -> dict
     out: dict = {"positions": 0, "by_rule": [0, 0, 0, 0], "defender_positions": 0,
                  "leaves": [], "failures": [], "complete": True}
     stack: list[tuple[int, int, bytes]] = [(a, d, b"")]
+    deadline = time.monotonic() + time_limit if time_limit else None
     while stack:
+        if deadline is not None and time.monotonic() > deadline:
+            out["complete"] = False
+            break
         a, d, path = stack.pop()
         ca, cd, t = canonical_masks(a, d)
         if (ca, cd) in seen:
@@ -325,7 +330,7 @@ def verify(
             VERIFY_NATIVE.request_stop()
             raise
     else:
-        found = traverse_python(entries, a, d)
+        found = traverse_python(entries, a, d, time_limit or 0.0)
     if progress:
         progress("traversal", 1, 1)
     settled, complete = _settle_all(found["leaves"], engine, jobs, deadline, progress)
@@ -348,7 +353,7 @@ def verify(
         verdict=verdict,
         root=root,
         positions=found["positions"],
-        by_rule=dict(zip(RULES, found["by_rule"])),
+        by_rule=dict(zip(RULES, (*found["by_rule"][:3], len(witnesses)))),
         defender_positions=found["defender_positions"],
         seconds=time.monotonic() - start,
         engine=engine,
