@@ -55,7 +55,12 @@ def _dictionary_table() -> dict[tuple[int, int], int] | None:
         from ..strategy import patashnik_dictionary
     except ImportError:  # pragma: no cover - the strategy package is part of the project
         return None
-    return {(cx, co): move for cx, co, move in patashnik_dictionary().canonical_entries()}
+    core = _core()
+    table = {}
+    for entry in patashnik_dictionary():
+        cx, co, t = core.canonical(entry.position.x, entry.position.o)
+        table[(cx, co)] = core.transform(t)[entry.move]
+    return table
 
 
 _TABLE: dict[tuple[int, int], int] | None = None
