@@ -17,7 +17,19 @@ STEPS: list[tuple[str, list[str]]] = [
     ("McDaniel's plane-17 position (seed 003, L288) with threat cells marked",
      ["show", "1-2,22-52,27-4"]),
     ("Threat cells, forcing moves and major cells of both sides", ["threats", "1-2,22-52,27-4"]),
-    ("The shortest forced win by threat sequence (native core)", ["win", "1-2,22-52,27-4"]),
+    ("The shortest forced win by threat sequence: native C core", ["win", "1-2,22-52,27-4", "--engine", "native"]),
+    ("... the same question to the ASP rules, solved by clingo", ["win", "1-2,22-52,27-4", "--engine", "asp"]),
+    ("... and to the Prolog rules, solved by SWI-Prolog", ["win", "1-2,22-52,27-4", "--engine", "prolog"]),
+    ("A declarative query of your own: winning first moves inside plane 17 (Prolog)",
+     ["query", "--engine", "prolog", "1-2,22-52,27-4", "winning_move(6, M, N, _), in_plane(M, 17)"]),
+    ("The force tree of that win, drawn as an offline interactive page",
+     ["tree", "1-2,22-52,27-4", "--only-winning", "-o", str(OUT / "plane17-tree.html")]),
+    ("Patashnik's 1977 proof that X wins, checked end to end (dictionary credited in qubic_logic/data/README.md)",
+     ["verify", "dictionary", "qubic_logic/data/patashnik-qubic.dictionary"]),
+    ("The seeds' claims recomputed: seed figure against computed figure",
+     ["claims", "--only", "automorphisms", "--only", "appendix-b", "--only", "plane-17-trap"]),
+    ("A short match: Patashnik's strategy against McDaniel's 1975 program",
+     ["match", "patashnik", "mcdaniel", "--games", "2", "--swap-sides"]),
 ]
 
 
