@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ..engines.prolog import quote
 from ..errors import EngineUnavailableError, QueryTimeout, RuleError
 
 
@@ -65,42 +66,27 @@ def _python_value(symbol) -> Any:
 
 
 def run_asp(files: list[Path], facts: str, count_models: str = "", time_limit: float = 60.0) -> dict[str, Any]:
-    """Ground and solve ASP files plus facts; the figures of the answer set.
+    """Ground and solve ASP files plus facts (with :func:`qubic_logic.engines.asp.solve`); the figures
+    of the answer set.
 
-    With ``count_models`` every answer set is enumerated and their number is
-    reported under that name (e.g. how many automorphisms exist).
+    With ``count_models`` every answer set is enumerated (models that differ only in
+    hidden atoms count once) and their number is reported under that name (e.g. how many
+    automorphisms exist).
     """
-    import clingo
+    from ..engines import asp
 
-    messages: list[str] = []
-    ctl = clingo.Control(["0" if count_models else "1", "--project"] if count_models else ["1"],
-                         logger=lambda code, msg: messages.append(msg))
     try:
-        for f in files:
-            ctl.load(str(f))
-        ctl.add("base", [], facts)
-        ctl.ground([("base", [])])
-    except RuntimeError as exc:
-        raise RuleError(f"ASP rules {', '.join(f.name for f in files)}: {exc}: {' '.join(messages)[:500]}") from None
-    pairs: list[tuple[str, Any]] = []
-    count = 0
-
-    def on_model(model) -> None:
-        nonlocal count, pairs
-        count += 1
-        pairs = [(str(_python_value(a.arguments[0])), _python_value(a.arguments[1]))
-                 for a in model.symbols(shown=True) if a.match("figure", 2)]
-
-    with ctl.solve(on_model=on_model, async_=True) as handle:
-        if not handle.wait(time_limit):
-            handle.cancel()
-            raise QueryTimeout(f"ASP claim stopped after {time_limit:g} s", partial={"models": count})
-        result = handle.get()
-    if result.unsatisfiable:
+        result = asp.solve(facts, files, models=0 if count_models else 1, project=bool(count_models),
+                           time_limit=time_limit)
+    except QueryTimeout as exc:
+        models = exc.partial.count if exc.partial is not None else 0
+        raise QueryTimeout(f"ASP claim stopped after {time_limit:g} s", partial={"models": models}) from None
+    if not result.satisfiable:
         raise RuleError(f"ASP rules {', '.join(f.name for f in files)} have no answer set; a claim must have one")
-    figures = figures_of(pairs)
+    figures = figures_of([(str(_python_value(a.arguments[0])), _python_value(a.arguments[1]))
+                          for a in result.models[-1] if a.match("figure", 2)])
     if count_models:
-        figures[count_models] = count
+        figures[count_models] = result.count
     return figures
 
 
@@ -120,8 +106,8 @@ def run_prolog(files: list[Path], uses: list[Path], facts: str, time_limit: floa
     with tempfile.TemporaryDirectory(prefix="qubic-claim-") as tmp:
         facts_file = Path(tmp, "facts.pl")
         facts_file.write_text(":- style_check(-discontiguous).\n" + facts + _PROLOG_MAIN, encoding="utf-8")
-        loads = [f"use_module({_quote(u)})" for u in uses]
-        loads += [f"consult({_quote(facts_file)})"] + [f"consult({_quote(f)})" for f in files]
+        loads = [f"use_module({quote(str(u))})" for u in uses]
+        loads += [f"consult({quote(str(facts_file))})"] + [f"consult({quote(str(f))})" for f in files]
         goal = ", ".join(loads) + ", qubic_claim_main"
         # The goal runs under halt/0 in -g: any error or failure exits with status 1.
         command = [swipl, "-q", "-f", "none", "-g", goal, "-t", "halt"]
@@ -153,6 +139,3 @@ def _prolog_value(value: Any) -> Any:
         return [_prolog_value(v) for v in value]
     return value
 
-
-def _quote(path: Path) -> str:
-    return "'" + str(path).replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -39,8 +39,8 @@ _LOCK = threading.RLock()
 _prolog: Any = None
 
 
-def _quote(text: str) -> str:
-    """``text`` as a Prolog string literal."""
+def quote(text: str) -> str:
+    """``text`` as a Prolog string literal (SWI-Prolog also takes one as a file name)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
@@ -53,7 +53,7 @@ def _start() -> Any:
         except Exception as exc:  # pyswip raises several kinds when libswipl is missing
             raise EngineUnavailableError(f"the prolog engine needs SWI-Prolog ({exc}); {INSTALL_HINT}") from None
         session = rule_path("session", "pl")
-        list(Prolog.query(f"load_files(user:{_quote(str(session))}, [if(not_loaded)])"))
+        list(Prolog.query(f"load_files(user:{quote(str(session))}, [if(not_loaded)])"))
         for name in CORE_RULES:
             _load(Prolog, rule_path(name, "pl"))
         _prolog = Prolog  # only once the rules loaded cleanly
@@ -65,7 +65,7 @@ def _load(prolog: Any, path: Path) -> None:
     path = Path(path)
     if not path.is_file():
         raise RuleError(f"rule file {path} does not exist; expected a Prolog file (.pl)")
-    (answer,) = list(prolog.query(f"session:qubic_load({_quote(str(path.resolve()))}, Errors)"))
+    (answer,) = list(prolog.query(f"session:qubic_load({quote(str(path.resolve()))}, Errors)"))
     errors = [_text(e) for e in answer["Errors"]]
     if errors:
         raise RuleError(f"Prolog rules do not load: {'; '.join(errors)}")
@@ -113,7 +113,7 @@ def query(
             list(prolog.query(f"threats:set_position({xs}, {os_})"))
             seconds = float(time_limit) if time_limit else 0
             (answer,) = list(prolog.query(
-                f"session:qubic_run({_quote(goal)}, {seconds}, {int(max_solutions)}, Json, Status, Message)"
+                f"session:qubic_run({quote(goal)}, {seconds}, {int(max_solutions)}, Json, Status, Message)"
             ))
         finally:
             _release_thread_engine()
