@@ -92,34 +92,55 @@ int qv_map_put(qv_map *m, qc_mask a, qc_mask d, int value)
             return 0;
     m->a[i] = a;
     m->d[i] = d;
-    m->value[i] = (int16_t)value;
+    m->value[i] = (int32_t)value;
     m->count++;
     return 1;
 }
 
 /* ------------------------------------------------------------------ dictionary */
 
-int qv_dict_init(qv_dict *dict, size_t expected) { return qv_map_init(&dict->map, expected); }
+int qv_dict_init(qv_dict *dict, size_t size)
+{
+    dict->size = size;
+    dict->used = calloc(size ? size : 1, 1);
+    if (!dict->used)
+        return -1;
+    if (qv_map_init(&dict->map, size) != 0) {
+        free(dict->used);
+        dict->used = NULL;
+        return -1;
+    }
+    return 0;
+}
 
-void qv_dict_free(qv_dict *dict) { qv_map_free(&dict->map); }
+void qv_dict_free(qv_dict *dict)
+{
+    qv_map_free(&dict->map);
+    free(dict->used);
+    dict->used = NULL;
+}
 
-int qv_dict_add(qv_dict *dict, qc_mask a, qc_mask d, int move)
+/* The map value of an entry: its index times 64 plus its move in the canonical frame. */
+int qv_dict_add(qv_dict *dict, qc_mask a, qc_mask d, int move, int index)
 {
     qc_mask ca, cd;
     const int t = qc_canonical(a, d, &ca, &cd);
-    return qv_map_put(&dict->map, ca, cd, qc_transform(t)[move]);
+    return qv_map_put(&dict->map, ca, cd, index * 64 + qc_transform(t)[move]);
 }
 
-int qv_dict_move(const qv_dict *dict, qc_mask ca, qc_mask cd, int t)
+int qv_dict_move(qv_dict *dict, qc_mask ca, qc_mask cd, int t)
 {
-    const int move = qv_map_get(&dict->map, ca, cd);
-    return move < 0 ? -1 : qc_transform(qc_inverse(t))[move];
+    const int value = qv_map_get(&dict->map, ca, cd);
+    if (value < 0)
+        return -1;
+    dict->used[value / 64] = 1;
+    return qc_transform(qc_inverse(t))[value % 64];
 }
 
 /* ------------------------------------------------------------------ traversal */
 
 typedef struct {
-    const qv_dict *dict;
+    qv_dict *dict;
     qv_map seen;            /* canonical positions already visited, both sides' turns */
     qv_traversal *out;
     uint8_t path[QC_CELLS]; /* moves from the root */
@@ -244,7 +265,7 @@ static void attacker_turn(walk_t *w, qc_mask a, qc_mask d, int depth)
     }
 }
 
-int qv_traverse(const qv_dict *dict, qc_mask a, qc_mask d, double time_limit,
+int qv_traverse(qv_dict *dict, qc_mask a, qc_mask d, double time_limit,
                 const volatile int *stop, qv_traversal *out)
 {
     memset(out, 0, sizeof *out);

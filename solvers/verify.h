@@ -16,10 +16,10 @@
 
 /* ------------------------------------------------------------ key sets and maps */
 
-/* An open-addressing map from a canonical position (a, d) to a small value. */
+/* An open-addressing map from a canonical position (a, d) to a value >= 0. */
 typedef struct {
     qc_mask *a, *d;
-    int16_t *value;
+    int32_t *value;
     size_t cap, count; /* cap is a power of two */
 } qv_map;
 
@@ -32,18 +32,22 @@ int qv_map_put(qv_map *m, qc_mask a, qc_mask d, int value);
 
 /* ------------------------------------------------------------------ dictionary */
 
-/* Strategic moves keyed by canonical (attacker, defender) masks. */
+/* Strategic moves keyed by canonical (attacker, defender) masks; entries are numbered
+ * 0 .. size-1 and used[i] records whether a lookup returned entry i. */
 typedef struct {
     qv_map map;
+    uint8_t *used;
+    size_t size;
 } qv_dict;
 
-int qv_dict_init(qv_dict *dict, size_t expected);
+int qv_dict_init(qv_dict *dict, size_t size);
 void qv_dict_free(qv_dict *dict);
-/* Add the attacker's move `move` at (a, d) (in any orientation). 1 added, 0 duplicate, -1 OOM. */
-int qv_dict_add(qv_dict *dict, qc_mask a, qc_mask d, int move);
-/* The move for (a, d) mapped onto it, or -1 when no equivalent position is in the dictionary.
- * `ca`, `cd`, `t` are the canonical form and transform of (a, d) (from qc_canonical). */
-int qv_dict_move(const qv_dict *dict, qc_mask ca, qc_mask cd, int t);
+/* Entry `index` (< size): the attacker's move `move` at (a, d), in any orientation.
+ * 1 added, 0 an equivalent position is already there, -1 out of memory. */
+int qv_dict_add(qv_dict *dict, qc_mask a, qc_mask d, int move, int index);
+/* The move for (a, d) mapped onto it, or -1 when no equivalent position is in the dictionary
+ * (marks the entry used). `ca`, `cd`, `t`: the canonical form and transform of (a, d). */
+int qv_dict_move(qv_dict *dict, qc_mask ca, qc_mask cd, int t);
 
 /* ------------------------------------------------------------------ traversal */
 
@@ -81,7 +85,7 @@ typedef struct {
  * Traverse the attacker's strategy from (a, d), the attacker to move. Returns 0, or -1
  * when memory ran out (out->out_of_memory is set). Free the result with qv_traversal_free.
  */
-int qv_traverse(const qv_dict *dict, qc_mask a, qc_mask d, double time_limit,
+int qv_traverse(qv_dict *dict, qc_mask a, qc_mask d, double time_limit,
                 const volatile int *stop, qv_traversal *out);
 void qv_traversal_free(qv_traversal *t);
 

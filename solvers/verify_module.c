@@ -3,8 +3,9 @@
  *
  *   traverse(entries, a, d, time_limit) -> dict
  *       entries: list of (a, d, move) dictionary entries (attacker/defender masks);
- *       walks the strategy from (a, d), the attacker to move (see verify.h). Releases the
- *       GIL; request_stop() from another thread ends it early (complete=False).
+ *       walks the strategy from (a, d), the attacker to move (see verify.h); "used" lists
+ *       the indices of the entries the walk played. Releases the GIL; request_stop() from
+ *       another thread ends it early (complete=False).
  *   forced_wins(pairs, time_limit) -> list of (length, witness bytes)
  *       shortest forced win (DESIGN.md section 3) of each (a, d), the attacker to move;
  *       length 0: none, -1: the time limit (for the whole batch) or request_stop() came
@@ -80,7 +81,7 @@ static int load_dict(PyObject *entries, qv_dict *dict)
             PyErr_Format(PyExc_ValueError, "entry %zd is not a position with an empty move cell", i);
             goto fail;
         }
-        if (qv_dict_add(dict, a, d, move) < 0) {
+        if (qv_dict_add(dict, a, d, move, (int)i) < 0) {
             PyErr_NoMemory();
             goto fail;
         }
@@ -112,23 +113,35 @@ static PyObject *py_traverse(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     rc = qv_traverse(&dict, a, d, time_limit, &g_stop, &t);
     Py_END_ALLOW_THREADS
+    PyObject *used = PyList_New(0);
+    for (size_t i = 0; used && i < dict.size; i++) {
+        if (!dict.used[i])
+            continue;
+        PyObject *index = PyLong_FromSize_t(i);
+        if (!index || PyList_Append(used, index) < 0)
+            Py_CLEAR(used);
+        Py_XDECREF(index);
+    }
     qv_dict_free(&dict);
-    if (rc != 0) {
+    if (rc != 0 || !used) {
+        Py_XDECREF(used);
         qv_traversal_free(&t);
-        return PyErr_NoMemory();
+        return rc != 0 ? PyErr_NoMemory() : NULL;
     }
     PyObject *leaves = node_list(&t, &t.leaves, 0);
     PyObject *failures = leaves ? node_list(&t, &t.failures, 1) : NULL;
     PyObject *out = NULL;
     if (failures)
         out = Py_BuildValue(
-            "{s:K,s:(KKKK),s:K,s:N,s:N,s:O}", "positions", (unsigned long long)t.positions,
+            "{s:K,s:(KKKK),s:K,s:N,s:N,s:O,s:N}", "positions", (unsigned long long)t.positions,
             "by_rule", (unsigned long long)t.by_rule[QV_WIN], (unsigned long long)t.by_rule[QV_BLOCK],
             (unsigned long long)t.by_rule[QV_DICTIONARY], (unsigned long long)t.by_rule[QV_FORCED],
             "defender_positions", (unsigned long long)t.defender_positions, "leaves", leaves,
-            "failures", failures, "complete", t.complete ? Py_True : Py_False);
-    else
+            "failures", failures, "complete", t.complete ? Py_True : Py_False, "used", used);
+    else {
         Py_XDECREF(leaves);
+        Py_DECREF(used);
+    }
     qv_traversal_free(&t);
     return out;
 }

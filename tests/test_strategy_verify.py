@@ -60,7 +60,7 @@ def test_native_and_python_traversals_agree(root):
     a, d = root.x, root.o
     nat = VERIFY_NATIVE.traverse(entries, a, d)
     py = traverse_python(entries, a, d)
-    for field in ("positions", "by_rule", "defender_positions", "complete"):
+    for field in ("positions", "by_rule", "defender_positions", "complete", "used"):
         assert nat[field] == py[field]
     keys = [{_key(Position(la, ld)) for la, ld, _ in r["leaves"]} for r in (nat, py)]
     assert keys[0] == keys[1] and len(keys[0]) == nat["by_rule"][3]

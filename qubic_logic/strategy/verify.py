@@ -99,6 +99,7 @@ class Verification:
     failures: list[Failure] = field(default_factory=list)
     witnesses: list[Witness] = field(default_factory=list)
     unsettled: int = 0
+    used_entries: list[int] = field(default_factory=list)  # indices of the entries played (rule 3)
 
     @property
     def longest(self) -> int:
@@ -155,11 +156,12 @@ def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int, time_li
     >>> r['positions'], r['by_rule'], len(r['leaves'])
     (13, (0, 0, 1, 12), 12)
     """
-    table: dict[tuple[int, int], int] = {}
-    for ea, ed, move in entries:
+    table: dict[tuple[int, int], tuple[int, int]] = {}
+    for index, (ea, ed, move) in enumerate(entries):
         ca, cd, t = canonical_masks(ea, ed)
-        table.setdefault((ca, cd), TRANSFORMS[t][move])
+        table.setdefault((ca, cd), (TRANSFORMS[t][move], index))
     seen: set[tuple[int, int]] = set()
+    used: set[int] = set()
     out: dict = {"positions": 0, "by_rule": [0, 0, 0, 0], "defender_positions": 0,
                  "leaves": [], "failures": [], "complete": True}
     stack: list[tuple[int, int, bytes]] = [(a, d, b"")]
@@ -185,7 +187,9 @@ def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int, time_li
             move = _low(theirs)
             out["by_rule"][1] += 1
         elif (ca, cd) in table:
-            move = TRANSFORMS[INVERSES[t]][table[(ca, cd)]]
+            canonical_move, index = table[(ca, cd)]
+            move = TRANSFORMS[INVERSES[t]][canonical_move]
+            used.add(index)
             out["by_rule"][2] += 1
         else:
             out["by_rule"][3] += 1
@@ -205,6 +209,7 @@ def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int, time_li
         for reply in reversed(replies):  # pop in ascending order, as the native traversal
             stack.append((a2, d | 1 << reply, path + bytes([move, reply])))
     out["by_rule"] = tuple(out["by_rule"])
+    out["used"] = sorted(used)
     return out
 
 
@@ -361,7 +366,22 @@ def verify(
         failures=failures,
         witnesses=witnesses,
         unsettled=unsettled,
+        used_entries=found["used"],
     )
+
+
+def pruned(dictionary: StrategyDictionary, verification: Verification) -> StrategyDictionary:
+    """The dictionary without the entries its verification never played (same verdict).
+
+    >>> from qubic_logic.strategy.dictionary import Entry
+    >>> from qubic_logic.notation import parse_position
+    >>> d = StrategyDictionary([Entry(Position(), 0), Entry(parse_position('moves:5,6'), 7)])
+    >>> len(pruned(d, verify(d, parse_position('moves:5,6'), jobs=1)))
+    1
+    """
+    keep = set(verification.used_entries)
+    entries = [e for i, e in enumerate(dictionary) if i in keep]
+    return StrategyDictionary(entries, dictionary.header, dictionary.separator)
 
 
 def _engine(name: str) -> str:
