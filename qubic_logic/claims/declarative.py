@@ -66,8 +66,9 @@ def _python_value(symbol) -> Any:
 
 
 def run_asp(files: list[Path], facts: str, count_models: str = "", time_limit: float = 60.0) -> dict[str, Any]:
-    """Ground and solve ASP files plus facts (with :func:`qubic_logic.engines.asp.solve`); the figures
-    of the answer set.
+    """Ground and solve ASP files plus facts; the figures of the answer set.
+
+    clingo runs through :func:`qubic_logic.engines.asp.solve`, as everywhere in the project.
 
     With ``count_models`` every answer set is enumerated (models that differ only in
     hidden atoms count once) and their number is reported under that name (e.g. how many
