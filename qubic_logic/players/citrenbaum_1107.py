@@ -81,8 +81,33 @@ def try2(a: int, d: int, planes: list[int]) -> Move | None:
     return None
 
 
+class ForcingCitrenbaum:
+    """What the UNIVAC 1107 program and the general strategy share: the preset list,
+    ``concede``, and a stored terminal forcing sequence that is continued first."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        preset: str = "seven-file",
+        concede: bool = False,
+        time_limit: float | None = None,
+    ) -> None:
+        self.preset = PresetList(preset, seed)
+        self.concede = concede
+        self.memory = StoredForce()
+
+    def _continue_force(self, game: Game) -> Move | None:
+        """Follow the preset list, then: the next move of the stored sequence, if the
+        opponent blocked as planned."""
+        self.preset.follow(game)
+        planned = self.memory.continuation(game)
+        if planned is None:
+            return None
+        return Move(planned[0], f"continues the terminal forcing sequence in {planned[1]}")
+
+
 @register("citrenbaum-1107", "Citrenbaum 1965 ch. 6-7, App. V: planar strategy of the UNIVAC 1107")
-class Citrenbaum1107:
+class Citrenbaum1107(ForcingCitrenbaum):
     """Citrenbaum's UNIVAC 1107 program, per move in the order of its listing (digest §5).
 
     1. Continue a stored terminal forcing sequence while the opponent blocks as planned.
@@ -107,23 +132,11 @@ class Citrenbaum1107:
 
     name = "citrenbaum-1107"
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        preset: str = "seven-file",
-        concede: bool = False,
-        time_limit: float | None = None,
-    ) -> None:
-        self.preset = PresetList(preset, seed)
-        self.concede = concede
-        self.memory = StoredForce()
-
     def choose(self, game: Game) -> Move:
-        self.preset.follow(game)
+        planned = self._continue_force(game)
+        if planned is not None:
+            return planned
         position = game.position
-        planned = self.memory.next(game.moves)
-        if planned is not None and position.at(planned[0]) == ".":
-            return Move(planned[0], f"continues the terminal forcing sequence in {planned[1]}")
         if len(game.moves) < PRESET_PLIES:
             return Move(self.preset.move(position), "preset move")
         return self._planar_move(game, position)
@@ -154,4 +167,4 @@ class Citrenbaum1107:
         )
 
 
-__all__ = ["Citrenbaum1107", "excess_planes", "planar_offence", "try1", "try2"]
+__all__ = ["Citrenbaum1107", "ForcingCitrenbaum", "excess_planes", "planar_offence", "try1", "try2"]

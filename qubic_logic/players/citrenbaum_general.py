@@ -25,15 +25,13 @@ from ..planes import (
 )
 from ..position import Game, Position, other
 from .base import Move, register
-from .citrenbaum_1107 import excess_planes
+from .citrenbaum_1107 import ForcingCitrenbaum, excess_planes
 from .citrenbaum_pdp4 import (
     SEVEN_FILE_CELLS,
-    PresetList,
     block_related_pair,
     elementary_step,
     own_related_pair,
 )
-from .stored_force import StoredForce
 
 Threat = tuple[str, tuple[int, ...]]
 """A planar threat: its description (e.g. ``'plane 17'``) and its forcing sequence."""
@@ -169,7 +167,7 @@ def build(a: int, d: int) -> Move | None:
 
 
 @register("citrenbaum-general", "Citrenbaum 1965 ch. 8: the general move strategy of Fig. 8.1")
-class CitrenbaumGeneral:
+class CitrenbaumGeneral(ForcingCitrenbaum):
     """Citrenbaum's general move strategy, Fig. 8.1 (seed 000 L2209-2350).
 
     1. Openings (first move of each side, L2225-2254).
@@ -188,23 +186,11 @@ class CitrenbaumGeneral:
 
     name = "citrenbaum-general"
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        preset: str = "seven-file",
-        concede: bool = False,
-        time_limit: float | None = None,
-    ) -> None:
-        self.preset = PresetList(preset, seed)
-        self.concede = concede
-        self.memory = StoredForce()
-
     def choose(self, game: Game) -> Move:
-        self.preset.follow(game)
+        planned = self._continue_force(game)
+        if planned is not None:
+            return planned
         position = game.position
-        planned = self.memory.next(game.moves)
-        if planned is not None and position.at(planned[0]) == ".":
-            return Move(planned[0], f"continues the terminal forcing sequence in {planned[1]}")
         first = opening(game)
         if first is not None:
             return first

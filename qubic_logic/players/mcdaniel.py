@@ -136,10 +136,10 @@ class McDaniel:
         self.memory = StoredForce()
 
     def choose(self, game: Game) -> Move:
-        position = game.position
-        planned = self.memory.next(game.moves)
-        if planned is not None and position.at(planned[0]) == ".":
+        planned = self.memory.continuation(game)
+        if planned is not None:
             return Move(planned[0], f"continues {planned[1]}")
+        position = game.position
         fixed = self._opening(game)
         if fixed is not None:
             return fixed

@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+from ..position import Game
+
 
 class StoredForce:
     """Maps each game history the plan expects to the move that continues it."""
@@ -33,3 +35,10 @@ class StoredForce:
     def next(self, history: list[int]) -> tuple[int, str] | None:
         """The planned move after ``history`` and the plan's label, or None off the plan."""
         return self._next.get(tuple(history))
+
+    def continuation(self, game: Game) -> tuple[int, str] | None:
+        """The planned move in ``game`` and the plan's label, or None off the plan or if its cell is taken."""
+        planned = self.next(game.moves)
+        if planned is not None and game.position.at(planned[0]) == ".":
+            return planned
+        return None
