@@ -118,23 +118,21 @@ counter_threat(S, C) :-
 %!  threat_mask(+Own, +Theirs, -Mask) is det.
 %   Mask of the empty cells of lines with 3 of Own and none of Theirs.
 threat_mask(Own, Theirs, Mask) :-
-    findall(LM, line_mask(_, LM), LMs),
-    foldl(add_threat(Own, Theirs), LMs, 0, Mask).
-
-add_threat(Own, Theirs, LM, M0, M) :-
-    (   LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 3
-    ->  M is M0 \/ (LM /\ \ Own)
-    ;   M = M0
-    ).
+    open_lines_mask(3, Own, Theirs, Mask).
 
 %!  forcing_mask(+Own, +Theirs, -Mask) is det.
 %   Mask of the empty cells of lines with 2 of Own and none of Theirs.
 forcing_mask(Own, Theirs, Mask) :-
-    findall(LM, line_mask(_, LM), LMs),
-    foldl(add_forcing(Own, Theirs), LMs, 0, Mask).
+    open_lines_mask(2, Own, Theirs, Mask).
 
-add_forcing(Own, Theirs, LM, M0, M) :-
-    (   LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 2
+%!  open_lines_mask(+N, +Own, +Theirs, -Mask) is det.
+%   Mask of the empty cells of lines with N of Own and none of Theirs.
+open_lines_mask(N, Own, Theirs, Mask) :-
+    findall(LM, line_mask(_, LM), LMs),
+    foldl(add_open_line(N, Own, Theirs), LMs, 0, Mask).
+
+add_open_line(N, Own, Theirs, LM, M0, M) :-
+    (   LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= N
     ->  M is M0 \/ (LM /\ \ Own)
     ;   M = M0
     ).
