@@ -168,38 +168,6 @@ qc_mask qc_threat_cells(qc_mask a, qc_mask d)
     return out & e;
 }
 
-qc_mask qc_forcing_moves(qc_mask a, qc_mask d)
-{
-    const qc_mask e = ~(a | d);
-    qc_mask out = 0;
-#define FORCING(s, B)                                                         \
-    {                                                                         \
-        SLICE(s, B)                                                           \
-        const qc_mask two = ((c1 & ~(s2 | c2)) | (c2 & ~(s1 | c1)) | (s1 & s2)) & nod; \
-        out |= SPREAD(two, s);                                                \
-    }
-    FAMILIES(FORCING)
-#undef FORCING
-    return out & e;
-}
-
-qc_mask qc_major_cells(qc_mask a, qc_mask d)
-{
-    const qc_mask e = ~(a | d);
-    qc_mask once = 0, twice = 0;
-#define MAJOR(s, B)                                                           \
-    {                                                                         \
-        SLICE(s, B)                                                           \
-        const qc_mask two = ((c1 & ~(s2 | c2)) | (c2 & ~(s1 | c1)) | (s1 & s2)) & nod; \
-        const qc_mask cells = SPREAD(two, s);                                 \
-        twice |= once & cells;                                                \
-        once |= cells;                                                        \
-    }
-    FAMILIES(MAJOR)
-#undef MAJOR
-    return twice & e;
-}
-
 /* Major cells, and the forcing moves in *forcing, in one pass. */
 static inline qc_mask major_and_forcing(qc_mask a, qc_mask d, qc_mask *forcing)
 {
@@ -217,6 +185,19 @@ static inline qc_mask major_and_forcing(qc_mask a, qc_mask d, qc_mask *forcing)
 #undef BOTH
     *forcing = once & e;
     return twice & e;
+}
+
+qc_mask qc_forcing_moves(qc_mask a, qc_mask d)
+{
+    qc_mask forcing;
+    major_and_forcing(a, d, &forcing);
+    return forcing;
+}
+
+qc_mask qc_major_cells(qc_mask a, qc_mask d)
+{
+    qc_mask forcing;
+    return major_and_forcing(a, d, &forcing);
 }
 
 qc_mask qc_threats_through(qc_mask a, qc_mask d, int cell)
