@@ -11,16 +11,23 @@ import argparse
 from rich.console import Console
 
 from ..strategy.solve import solve
+from ..strategy.split import solve_split
 from ._common import json_arg, position_arg, print_json
 
 
 def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     with err.status("solving…") as status:
-        result = solve(args.position, time_limit=args.time_limit, memory_limit=args.memory_limit,
-                       core=args.engine,
-                       progress=lambda n, pn, dn: status.update(f"solving… {n:,} nodes, proof number {pn}, "
-                                                                f"disproof number {dn}"))
+        if args.split:
+            result = solve_split(args.position, move=args.move, jobs=args.jobs, time_limit=args.time_limit,
+                                 memory_limit=args.memory_limit,
+                                 progress=lambda done, total, n: status.update(
+                                     f"solving… {done} of {total} reply classes, {n:,} nodes"))
+        else:
+            result = solve(args.position, time_limit=args.time_limit, memory_limit=args.memory_limit,
+                           core=args.engine,
+                           progress=lambda n, pn, dn: status.update(f"solving… {n:,} nodes, proof number {pn}, "
+                                                                    f"disproof number {dn}"))
     if args.output and result.strategy is not None:
         result.strategy.save(args.output)
     if args.json:
@@ -51,6 +58,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="cap on the transposition table, in megabytes")
     parser.add_argument("-o", "--output", metavar="DICT", default=None,
                         help="write the winning strategy here (Patashnik's dictionary format)")
+    parser.add_argument("--split", action="store_true",
+                        help="fix the first move, solve each class of replies in its own search, in --jobs "
+                             "worker processes (for early positions such as the empty board)")
+    parser.add_argument("--move", type=int, default=None, metavar="CELL",
+                        help="with --split: the first move (default: the most promising)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="J",
+                        help="with --split: worker processes (default: every core)")
     parser.add_argument("--engine", default="auto", choices=["auto", "native", "python"],
                         help="core for threat sequences (default auto: native when built)")
     json_arg(parser)
