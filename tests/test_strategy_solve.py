@@ -90,3 +90,28 @@ def test_four_mark_position_of_patashniks_tree():
     r = solve(p, time_limit=300)
     assert r.status == "won"
     assert verify(r.strategy, p).verdict == "verified"
+
+
+def test_split_solve_merges_verified_strategies(tmp_path, capsys):
+    from qubic_logic.strategy.split import reply_classes
+
+    p = parse_patashnik("x2x16o4o")
+    classes = reply_classes(p, 5)
+    keys = {canonical(q) for q in classes}
+    assert len(keys) == len(classes)
+    # every legal reply is equivalent to one of the classes
+    after = p.play(5)
+    assert {canonical(after.play(c)) for c in after.legal_moves()} == keys
+    out = tmp_path / "split.dictionary"
+    assert main(["solve", "patashnik:x2x16o4o", "--split", "--move", "5", "--jobs", "2", "-o", str(out),
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "won"
+    v = verify(StrategyDictionary.load(out), p, jobs=1)
+    assert v.verdict == "verified" and v.by_rule["dictionary"] == result["strategic_positions"]
+
+
+def canonical(p: Position) -> tuple[int, int]:
+    from qubic_logic.symmetry import canonical_masks
+
+    return canonical_masks(p.x, p.o)[:2]
