@@ -45,18 +45,11 @@ def _check(a: object, d: object, an: str = "a", dn: str = "d") -> None:
         raise ValueError(f"the masks overlap at cells {cells}; each cell holds one mark")
 
 
-def _threat_cells(a: int, d: int) -> int:
+def _open_cells(a: int, d: int, marks: int, lines: tuple[int, ...] = LINE_MASKS) -> int:
+    """Empty cells of the ``lines`` with ``marks`` marks of ``a`` and none of ``d``."""
     out = 0
-    for lm in LINE_MASKS:
-        if not lm & d and (lm & a).bit_count() == 3:
-            out |= lm & ~a
-    return out
-
-
-def _forcing_moves(a: int, d: int) -> int:
-    out = 0
-    for lm in LINE_MASKS:
-        if not lm & d and (lm & a).bit_count() == 2:
+    for lm in lines:
+        if not lm & d and (lm & a).bit_count() == marks:
             out |= lm & ~a
     return out
 
@@ -74,13 +67,13 @@ def _major_cells(a: int, d: int) -> int:
 def threat_cells(a: int, d: int) -> int:
     """Mask of empty cells that complete a line of ``a`` (lines with 3 of ``a``, none of ``d``)."""
     _check(a, d)
-    return _threat_cells(a, d)
+    return _open_cells(a, d, 3)
 
 
 def forcing_moves(a: int, d: int) -> int:
     """Mask of empty cells that make a new threat for ``a`` (empty cells of 2-0 lines)."""
     _check(a, d)
-    return _forcing_moves(a, d)
+    return _open_cells(a, d, 2)
 
 
 def major_cells(a: int, d: int) -> int:
@@ -95,11 +88,7 @@ def _low(mask: int) -> int:
 
 def _through(a: int, d: int, cell: int) -> int:
     """Threat cells of ``a`` on the lines through ``cell``."""
-    out = 0
-    for lm in _LINES_THROUGH_MASKS[cell]:
-        if not lm & d and (lm & a).bit_count() == 3:
-            out |= lm & ~a
-    return out
+    return _open_cells(a, d, 3, _LINES_THROUGH_MASKS[cell])
 
 
 class _LimitReached(Exception):
@@ -152,7 +141,7 @@ class _Search:
                 block = _low(t)
                 self.seq = [move, block, _low(t & ~(1 << block))]
                 return 2
-            singles = _forcing_moves(a, d)
+            singles = _open_cells(a, d, 2)
         if not singles:
             self.failed[(a, d)] = _TT_EXACT
             return _EXACT
@@ -204,13 +193,13 @@ def forced_win(
         raise ValueError(f"time_limit {time_limit!r} is negative; expected 0 (none) or more seconds")
     if node_limit < 0:
         raise ValueError(f"node_limit {node_limit!r} is negative; expected 0 (none) or more")
-    mine = _threat_cells(a, d)
+    mine = _open_cells(a, d, 3)
     if mine:
         return 1, (_low(mine),), 1, 1
     deadline = time.monotonic() + time_limit if time_limit else None
     search = _Search(deadline, node_limit)
     search.nodes = 1
-    theirs = _threat_cells(d, a)
+    theirs = _open_cells(d, a, 3)
     result = _EXACT if theirs & (theirs - 1) else _BOUNDED
     length = 2
     while result == _BOUNDED and (not max_length or length <= max_length):
@@ -238,7 +227,7 @@ def threat_scan_batch(pairs: list[tuple[int, int]], repeat: int = 1) -> int:
         _check(*pair)
     hits = 0
     for _ in range(repeat):
-        hits += sum(1 for a, d in pairs if _threat_cells(a, d))
+        hits += sum(1 for a, d in pairs if _open_cells(a, d, 3))
     return hits
 
 
