@@ -83,7 +83,8 @@ def try2(a: int, d: int, planes: list[int]) -> Move | None:
 
 class ForcingCitrenbaum:
     """What the UNIVAC 1107 program and the general strategy share: the preset list,
-    ``concede``, and a stored terminal forcing sequence that is continued first."""
+    ``concede``, and a stored terminal forcing sequence that is continued first;
+    otherwise ``_strategy`` (each program's own) chooses."""
 
     def __init__(
         self,
@@ -96,14 +97,15 @@ class ForcingCitrenbaum:
         self.concede = concede
         self.memory = StoredForce()
 
-    def _continue_force(self, game: Game) -> Move | None:
-        """Follow the preset list, then: the next move of the stored sequence, if the
-        opponent blocked as planned."""
+    def choose(self, game: Game) -> Move:
         self.preset.follow(game)
         planned = self.memory.continuation(game)
-        if planned is None:
-            return None
-        return Move(planned[0], f"continues the terminal forcing sequence in {planned[1]}")
+        if planned is not None:
+            return Move(planned[0], f"continues the terminal forcing sequence in {planned[1]}")
+        return self._strategy(game, game.position)
+
+    def _strategy(self, game: Game, position: Position) -> Move:
+        raise NotImplementedError
 
 
 @register("citrenbaum-1107", "Citrenbaum 1965 ch. 6-7, App. V: planar strategy of the UNIVAC 1107")
@@ -132,11 +134,7 @@ class Citrenbaum1107(ForcingCitrenbaum):
 
     name = "citrenbaum-1107"
 
-    def choose(self, game: Game) -> Move:
-        planned = self._continue_force(game)
-        if planned is not None:
-            return planned
-        position = game.position
+    def _strategy(self, game: Game, position: Position) -> Move:
         if len(game.moves) < PRESET_PLIES:
             return Move(self.preset.move(position), "preset move")
         return self._planar_move(game, position)

@@ -186,11 +186,7 @@ class CitrenbaumGeneral(ForcingCitrenbaum):
 
     name = "citrenbaum-general"
 
-    def choose(self, game: Game) -> Move:
-        planned = self._continue_force(game)
-        if planned is not None:
-            return planned
-        position = game.position
+    def _strategy(self, game: Game, position: Position) -> Move:
         first = opening(game)
         if first is not None:
             return first
