@@ -62,3 +62,18 @@ def test_errors_are_one_line_exit_2(args, fragment):
     assert out.returncode == 2
     assert fragment in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["win", "1-2", "--max-length", "-3"], "positive whole number"),
+        (["win", "1-2", "--time-limit", "-1"], "seconds greater than 0"),
+        (["match", "random", "greedy", "--games", "0"], "positive whole number"),
+        (["tree", "1-2", "--max-nodes", "x"], "positive whole number"),
+    ],
+)
+def test_bad_numbers_are_one_line_errors(args, fragment):
+    out = qubic(*args)
+    assert out.returncode == 2 and fragment in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1

@@ -4,12 +4,15 @@ Each subcommand lives in its own module of this package and defines
 ``register(subparsers)``, which adds its parser and sets ``func`` (a callable
 taking the parsed arguments and returning an exit status). Any
 :class:`~qubic_logic.errors.QubicError` becomes one line on stderr and exit
-status 2; Ctrl-C exits with status 130.
+status 2; Ctrl-C exits with status 130. Any other exception is a bug: it is
+reported on one line too (exit status 2), with the traceback when
+``QUBIC_DEBUG=1`` is set.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import importlib
 import pkgutil
 import sys
@@ -58,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug: still one line, the traceback on request
+        if os.environ.get("QUBIC_DEBUG"):
+            raise
+        print(f"qubic {args.command}: internal error: {type(exc).__name__}: {exc} "
+              "(set QUBIC_DEBUG=1 for the traceback and please report it)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -50,3 +50,39 @@ def print_json(obj: object) -> None:
     """Print one JSON object on one line."""
     json.dump(obj, sys.stdout)
     sys.stdout.write("\n")
+
+
+def _number(text: str, kind: type, least: float, what: str):
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or value < least or value != value:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1.
+
+    >>> positive_int('3')
+    3
+    """
+    return _number(text, int, 1, "a positive whole number (1 or more)")
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: a whole number >= 0 (0 usually means "no bound")."""
+    return _number(text, int, 0, "a whole number, 0 or more")
+
+
+def seconds(text: str) -> float:
+    """argparse type: a number of seconds > 0.
+
+    >>> seconds('0.5')
+    0.5
+    """
+    value = _number(text, float, 0, "a number of seconds greater than 0")
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds greater than 0")
+    return value

@@ -11,7 +11,7 @@ from ..claims.rulecheck import check_rules
 from ..errors import IllegalPositionError
 from ..notation import diagram
 from ..position import Position
-from ._common import json_arg, print_json
+from ._common import json_arg, print_json, seconds
 
 
 def _picture(x: int, o: int) -> str:
@@ -57,6 +57,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                                         "violated where the rule fails; see docs/checks.md.")
     parser.add_argument("rules_file", metavar="RULES_FILE", help="an ASP (.lp) or Prolog (.pl) rules file")
     parser.add_argument("--all", action="store_true", help="find every counterexample (default: stop at the first)")
-    parser.add_argument("--time-limit", type=float, default=600.0, metavar="S", help="seconds (default 600)")
+    parser.add_argument("--time-limit", type=seconds, default=600.0, metavar="S", help="seconds (default 600)")
     json_arg(parser)
     parser.set_defaults(func=run)

@@ -13,7 +13,7 @@ from rich.table import Table
 from ..claims import load_claims, run_claims
 from ..claims.report import figures_text, markdown, verdict
 from ..errors import QubicError
-from ._common import print_json
+from ._common import print_json, seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,5 +72,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--only", action="append", metavar="ID", help="run only this claim (repeatable)")
     parser.add_argument("--engine", choices=["asp", "prolog"], help="only the claims written for this engine")
     parser.add_argument("--format", choices=["table", "json", "markdown"], default="table")
-    parser.add_argument("--time-limit", type=float, default=120.0, metavar="S", help="seconds per claim (default 120)")
+    parser.add_argument("--time-limit", type=seconds, default=120.0, metavar="S", help="seconds per claim (default 120)")
     parser.set_defaults(func=run)

@@ -19,6 +19,7 @@ from rich.table import Table
 from ..errors import QubicError
 from ..match import GameRecord, SeriesResult, cross_table, run_games, save_games, schedule, series_table
 from ..players import player_names
+from ._common import positive_int, seconds
 from ..strategy.dictionary import write_atomically
 
 
@@ -69,12 +70,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("players", nargs="*", metavar="PLAYER",
                         help="two players NAME[:key=value,...] (round robin: any, default all): "
                              f"{', '.join(player_names())}")
-    parser.add_argument("--games", type=int, default=2, metavar="N",
+    parser.add_argument("--games", type=positive_int, default=2, metavar="N",
                         help="games per series (round robin: per ordered pair); default 2")
     parser.add_argument("--swap-sides", action="store_true", help="A and B change sides every game")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for players that take one")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="SEC",
+    parser.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes (default 1)")
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="SEC",
                         help="start no new game after this many seconds")
     parser.add_argument("--save", metavar="FILE", help="write every game as JSON")
     parser.add_argument("--round-robin", action="store_true",

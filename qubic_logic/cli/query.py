@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from ..engines import get_engine
-from ._common import json_arg, position_arg, print_json
+from ._common import json_arg, non_negative_int, position_arg, print_json, seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,15 +54,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="your own rule file (.lp or .pl) to load as well; repeat for several")
     position_arg(parser)
     parser.add_argument("goal", metavar="GOAL", help="ASP program text, or a Prolog goal")
-    parser.add_argument("--models", type=int, default=0, metavar="N",
+    parser.add_argument("--models", type=non_negative_int, default=0, metavar="N",
                         help="at most N models (ASP) or solutions (Prolog); default 0 = all")
     parser.add_argument("--optimal", action="store_true", help="ASP: only optimal models (#minimize)")
     parser.add_argument("--every-model", action="store_true",
                         help="ASP: print models that differ only in hidden atoms too "
                         "(default: each set of shown atoms once)")
-    parser.add_argument("--max-length", type=int, default=0, metavar="N",
+    parser.add_argument("--max-length", type=non_negative_int, default=0, metavar="N",
                         help="ASP: ground forcing.lp's rounds for forced wins up to length N")
-    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    parser.add_argument("--time-limit", type=seconds, default=60.0, metavar="S",
                         help="seconds before giving up (default 60)")
     json_arg(parser)
     parser.set_defaults(func=run)

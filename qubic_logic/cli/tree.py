@@ -18,7 +18,7 @@ from ..engines import ENGINE_NAMES
 from ..errors import QubicError
 from ..forcetree import force_tree
 from ..render import FORMATS, format_for_path, render_tree, write_tree
-from ._common import notation_arg, position_arg
+from ._common import notation_arg, position_arg, positive_int, seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,26 +56,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
-    return value
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("tree", help="the force tree of the side to move: every forcing line, drawn")
     position_arg(parser)
     parser.add_argument("--engine", default="auto", choices=ENGINE_NAMES,
                         help="which engine answers the threats (default auto: native when built)")
-    parser.add_argument("--max-length", type=_positive, default=None, metavar="N",
+    parser.add_argument("--max-length", type=positive_int, default=None, metavar="N",
                         help="longest win to follow, in attacker moves (default: no bound)")
-    parser.add_argument("--max-nodes", type=_positive, default=5000, metavar="N",
+    parser.add_argument("--max-nodes", type=positive_int, default=5000, metavar="N",
                         help="stop growing at N nodes (default 5000)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                         help="stop growing after S seconds")
     parser.add_argument("--only-winning", action="store_true",
                         help="keep only attacker moves that start a forced win")

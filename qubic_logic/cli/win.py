@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..engines import ENGINE_NAMES, get_engine
-from ._common import cells_text, json_arg, notation_arg, position_arg, print_json
+from ._common import (
+    cells_text, json_arg, notation_arg, position_arg, positive_int, print_json, seconds,
+)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,9 +29,9 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("win", help="shortest forced win by threat sequence for the side to move")
     position_arg(parser)
-    parser.add_argument("--max-length", type=int, default=None, metavar="N",
+    parser.add_argument("--max-length", type=positive_int, default=None, metavar="N",
                         help="longest win to look for, in attacker moves (default: no bound)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds before giving up")
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before giving up")
     parser.add_argument("--engine", default="auto", choices=ENGINE_NAMES,
                         help="which engine answers: asp (clingo), prolog (SWI-Prolog), native, python, "
                         "or auto (default: native when built, else python)")
