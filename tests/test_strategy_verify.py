@@ -157,3 +157,13 @@ def test_patashnik_dictionary_is_verified_and_a_deletion_is_caught():
 def test_time_limit_gives_an_incomplete_verdict():
     v = verify(patashnik_dictionary(), time_limit=0.05, jobs=1)
     assert v.verdict == "incomplete" and not v.failures
+
+
+@pytest.mark.slow
+@native
+def test_shipped_solved_dictionary_is_a_first_player_win():
+    path = patashnik_path().with_name("qubic-logic-solved.dictionary")
+    d = StrategyDictionary.load(path)
+    assert d.root == Position()
+    v = verify(d)
+    assert v.verdict == "verified" and v.by_rule["dictionary"] == len(d)
