@@ -7,7 +7,7 @@ import json
 import sys
 
 from ..errors import QubicError
-from ..notation import CELL_FORMS, format_cell, parse_position
+from ..notation import CELL_FORMS, format_cell, parse_cell, parse_position
 from ..position import Position
 
 
@@ -86,3 +86,15 @@ def seconds(text: str) -> float:
     if value == 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds greater than 0")
     return value
+
+
+def cell(text: str) -> int:
+    """argparse type: a cell; a bare number is an index 0..63, other forms are detected.
+
+    >>> cell('21'), cell('.111')
+    (21, 0)
+    """
+    try:
+        return parse_cell(text, "index" if text.strip().isdigit() else None)
+    except QubicError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

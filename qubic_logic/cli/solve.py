@@ -12,7 +12,7 @@ from rich.console import Console
 
 from ..strategy.solve import solve
 from ..strategy.split import solve_split
-from ._common import json_arg, position_arg, print_json
+from ._common import cell, json_arg, position_arg, positive_int, print_json, seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,17 +53,17 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("solve", help="proof-number search: does the side to move force a win?")
     position_arg(parser)
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds before giving up")
-    parser.add_argument("--memory-limit", type=float, default=None, metavar="MB",
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before giving up")
+    parser.add_argument("--memory-limit", type=positive_int, default=None, metavar="MB",
                         help="cap on the transposition table, in megabytes")
     parser.add_argument("-o", "--output", metavar="DICT", default=None,
                         help="write the winning strategy here (Patashnik's dictionary format)")
     parser.add_argument("--split", action="store_true",
                         help="fix the first move, solve each class of replies in its own search, in --jobs "
                              "worker processes (for early positions such as the empty board)")
-    parser.add_argument("--move", type=int, default=None, metavar="CELL",
+    parser.add_argument("--move", type=cell, default=None, metavar="CELL",
                         help="with --split: the first move (default: the most promising)")
-    parser.add_argument("--jobs", type=int, default=None, metavar="J",
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                         help="with --split: worker processes (default: every core)")
     parser.add_argument("--engine", default="auto", choices=["auto", "native", "python"],
                         help="core for threat sequences (default auto: native when built)")

@@ -18,7 +18,7 @@ from ..strategy.certificate import load_certificate, write_certificate
 from ..strategy.dictionary import StrategyDictionary
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
-from ._common import _position, json_arg, print_json
+from ._common import _position, json_arg, positive_int, print_json, seconds
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}
@@ -123,9 +123,9 @@ def run_certificate(args: argparse.Namespace) -> int:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", type=int, default=None, metavar="J",
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                         help="worker processes (default: every core)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds before giving up")
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before giving up")
     json_arg(parser)
 
 
