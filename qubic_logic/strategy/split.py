@@ -5,8 +5,10 @@ huge proof in one table. Splitting at the root keeps the tables small and
 uses every core: the attacker's first move is fixed (given, or the most
 promising one), each class of defender replies up to symmetry is solved on
 its own (a work unit of plain data: the position as text and the limits),
-and the strategies are merged, verified from the root, and pruned to the
-entries the verification plays.
+and the strategies are merged, verified from the root, minimised (a
+strategic move may be replaced by one reaching positions another reply
+class already handles, see :mod:`~qubic_logic.strategy.minimise`), verified
+again and pruned to the entries the verification plays.
 
 >>> from qubic_logic.notation import parse_patashnik
 >>> r = solve_split(parse_patashnik('x2x16o4o'), move=5, jobs=1)   # 4 marks: 59 reply classes
@@ -27,6 +29,7 @@ from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
 from ..symmetry import canonical_masks
 from .dictionary import Entry, StrategyDictionary
+from .minimise import minimised
 from .solve import SolveResult, solve
 from .verify import pruned, verify
 
@@ -139,6 +142,11 @@ def solve_split(
                 pass  # an equivalent position already has a proven move
     check = verify(merged, position, jobs=jobs)
     extra.update(verified=check.verdict, merged=len(merged))
+    if check.verdict == "verified":
+        extra["pruned"] = len(pruned(merged, check))
+        merged = minimised(merged, position)
+        check = verify(merged, position, jobs=jobs)
+        extra["verified"] = check.verdict
     if check.verdict != "verified":
         return SolveResult("unknown", position, move, nodes, time.monotonic() - start,
                            stopped_by=f"merged strategy {check.verdict}", extra=extra)

@@ -1,0 +1,248 @@
+"""Minimise a winning strategy: fewer strategic positions, the same win.
+
+A proof-number search keeps the first winning move it proves at each of
+the attacker's turns; the strategies of separate searches share nothing.
+This pass re-chooses the strategic moves of a *verified* dictionary so that
+fewer of its positions are reached. At each strategic position a move may
+be replaced by any move whose outcome is already known to be won:
+
+- a position the strategy already reaches after one of the attacker's moves;
+- a forcing move whose block leads to a position the strategy reaches;
+- a quiet move after which every reply reaches a position the strategy
+  reaches, wins at once, or wins by a forced sequence (DESIGN.md §3).
+
+Every entry of the input is kept while choosing, so each such outcome stays
+won (by induction on the number of marks: a new move leads to a position
+with more marks, won by the old or new moves below it). The positions are
+then re-chosen level by level from the root (fewest marks first): a move
+with nothing strategic below it first, then one whose outcome another
+position of this level already chose, then the one adding the fewest
+entries not already below the outcomes chosen, then the outcome most
+positions of the level can reach. The result keeps only the entries
+reached; check it with :func:`~qubic_logic.strategy.verify.verify`.
+
+>>> from qubic_logic.strategy.dictionary import Entry
+>>> d = StrategyDictionary([Entry(Position(), 0)])
+>>> len(minimised(d, Position()))     # nothing below the root's move: nothing to drop
+1
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..core import core_module
+from ..position import Position, other
+from ..symmetry import TRANSFORMS, canonical_masks
+from .dictionary import Entry, StrategyDictionary
+from .verify import plain_entries
+
+FULL = (1 << 64) - 1
+Key = tuple[int, int]  # canonical (attacker mask, defender mask)
+
+
+def _cells(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _Strategy:
+    """Canonical strategic moves and the cost of each position: the entries reached below it.
+
+    ``moves`` maps each canonical position to its canonical move; ``index``
+    numbers the entries for the cost bit sets. ``after`` (positions after the
+    attacker's move) and ``before`` (attacker to move) hold the cost of every
+    position known to be won, kept across passes.
+    """
+
+    def __init__(self, moves: dict[Key, int], leaf_time: float) -> None:
+        self.core = core_module()
+        self.canonical = getattr(self.core, "canonical", canonical_masks)
+        self.moves = moves
+        self.index = {key: i for i, key in enumerate(moves)}
+        self.leaf_time = leaf_time
+        self.before: dict[Key, int] = {}
+        self.after: dict[Key, int] = {}
+        self._forced: dict[Key, bool] = {}
+        self._quiet: dict[Key, int | None] = {}
+
+    def key(self, a: int, d: int) -> Key:
+        """The canonical form of ``(a, d)``."""
+        return self.canonical(a, d)[:2]
+
+    # ---------------------------------------------------------------- costs
+
+    def measure(self, a: int, d: int) -> int:
+        """Record the costs of every position the strategy reaches from ``(a, d)`` (attacker to move).
+
+        Returns the root's cost: a bit set of the entries reached.
+        """
+        before: dict[Key, int] = {}
+        after: dict[Key, int] = {}
+
+        def attacker(key: Key) -> int:
+            if key in before:
+                return before[key]
+            ca, cd = key
+            cost = 0
+            theirs = self.core.threat_cells(cd, ca)
+            if self.core.threat_cells(ca, cd):
+                pass
+            elif theirs:
+                cost = defender(self.key(ca | theirs & -theirs, cd))
+            elif key in self.moves:
+                cost = 1 << self.index[key] | defender(self.key(ca | 1 << self.moves[key], cd))
+            before[key] = cost
+            return cost
+
+        def defender(key: Key) -> int:
+            if key not in after:
+                ca, cd = key
+                cost = 0
+                for reply in _cells(~(ca | cd) & FULL):
+                    cost |= attacker(self.key(ca, cd | 1 << reply))
+                after[key] = cost
+            return after[key]
+
+        root = attacker(self.key(a, d))
+        self.before.update(before)
+        self.after.update(after)
+        return root
+
+    # ----------------------------------------------------------- candidates
+
+    def candidates(self, a: int, d: int) -> dict[Key, tuple[int, int]]:
+        """The moves of ``(a, d)`` whose outcome is known won: outcome → (move, cost)."""
+        out: dict[Key, tuple[int, int]] = {}
+        for move in _cells(~(a | d) & FULL):
+            key = self.key(a | 1 << move, d)
+            if key not in out:
+                cost = self._outcome_cost(a | 1 << move, d, key)
+                if cost is not None:
+                    out[key] = (move, cost)
+        return out
+
+    def _outcome_cost(self, a: int, d: int, key: Key) -> int | None:
+        """The cost of the position ``(a, d)`` after the attacker's move, or None when not known won."""
+        if key in self.after:
+            return self.after[key]
+        mine = self.core.threat_cells(a, d)
+        if mine & (mine - 1):
+            return None  # a double threat: the position before had a forced win, no entry
+        if mine:
+            return self.before.get(self.key(a, d | mine))
+        return self._quiet_cost(a, d, key)
+
+    def _quiet_cost(self, a: int, d: int, key: Key) -> int | None:
+        """Cost of a quiet move's outcome when every reply is known won or a forced win."""
+        if key not in self._quiet:
+            cost: int | None = 0
+            rest = []
+            for reply in _cells(~(a | d) & FULL):
+                child = self.key(a, d | 1 << reply)
+                if child in self.before:
+                    cost |= self.before[child]
+                else:
+                    rest.append(child)
+            if not all(child not in self.moves and self._is_forced(child) for child in rest):
+                cost = None
+            self._quiet[key] = cost
+        return self._quiet[key]
+
+    def _is_forced(self, key: Key) -> bool:
+        if key not in self._forced:
+            self._forced[key] = self.core.forced_win(*key, 0, self.leaf_time, 0)[0] > 0
+        return self._forced[key]
+
+    # ------------------------------------------------------------ re-choice
+
+    def rechoose(self, a: int, d: int) -> None:
+        """One pass from the root ``(a, d)``, level by level, re-choosing every strategic move reached."""
+        level = {self.key(a, d)}
+        seen = set(level)
+        while level:
+            outcomes = self._choose_level(level)
+            level = set()
+            for ca, cd in outcomes:
+                for reply in _cells(~(ca | cd) & FULL):
+                    child = self.key(ca, cd | 1 << reply)
+                    if child not in seen:
+                        seen.add(child)
+                        level.add(child)
+
+    def _choose_level(self, level: set[Key]) -> set[Key]:
+        """Choose the moves of the strategic positions in ``level``; returns the outcomes reached."""
+        outcomes: set[Key] = set()
+        choices: dict[Key, dict[Key, tuple[int, int]]] = {}
+        for key in level:
+            ca, cd = key
+            theirs = self.core.threat_cells(cd, ca)
+            if self.core.threat_cells(ca, cd):
+                continue
+            if theirs:
+                outcomes.add(self.key(ca | theirs & -theirs, cd))
+            elif key in self.moves:
+                choices[key] = self.candidates(ca, cd)
+        reach = Counter(outcome for options in choices.values() for outcome in options)
+        covered = 0  # entries below the outcomes chosen so far
+        for outcome in outcomes:
+            covered |= self.after.get(outcome, 0)
+        for key, options in sorted(choices.items(), key=lambda kv: (len(kv[1]), kv[0])):
+            best = _best(options, outcomes, covered, reach)
+            self.moves[key] = options[best][0]
+            outcomes.add(best)
+            covered |= options[best][1] | 1 << self.index[key]
+        return outcomes
+
+
+def _best(options: dict[Key, tuple[int, int]], chosen: set[Key], covered: int, reach: Counter) -> Key:
+    """The outcome to choose among ``options`` (outcome → (move, cost)), given the outcomes ``chosen``
+    so far at this level, the entries ``covered`` below them and how many positions ``reach`` each outcome.
+    """
+
+    def rank(outcome: Key) -> tuple:
+        cost = options[outcome][1]
+        return cost != 0, outcome not in chosen, (cost & ~covered).bit_count(), -reach[outcome], outcome
+
+    return min(options, key=rank)
+
+
+def minimised(
+    dictionary: StrategyDictionary, root: Position | None = None, *, passes: int = 2, leaf_time: float = 0.02
+) -> StrategyDictionary:
+    """A verified strategy with its strategic moves re-chosen to reach fewer positions.
+
+    ``root`` defaults to the dictionary's own root; ``passes`` re-choice
+    passes (each measured, the best kept); ``leaf_time`` bounds each forced-win
+    search of a quiet move's replies. The entries come out in canonical
+    frames, the header unchanged.
+    """
+    root = root or dictionary.root
+    attacker = root.to_move
+    a, d = root.mask(attacker), root.mask(other(attacker))
+    moves: dict[Key, int] = {}
+    for ea, ed, move in plain_entries(dictionary):
+        ca, cd, t = canonical_masks(ea, ed)
+        moves.setdefault((ca, cd), TRANSFORMS[t][move])
+    strategy = _Strategy(moves, leaf_time)
+    best, reached = dict(moves), strategy.measure(a, d)
+    for _ in range(passes):
+        strategy.rechoose(a, d)
+        cost = strategy.measure(a, d)
+        if cost.bit_count() < reached.bit_count():
+            best, reached = dict(strategy.moves), cost
+    return _dictionary(best, reached, attacker, dictionary)
+
+
+def _dictionary(moves: dict[Key, int], reached: int, attacker: str, source: StrategyDictionary) -> StrategyDictionary:
+    """The entries of ``moves`` whose bit is set in ``reached``, with ``source``'s header."""
+    entries = []
+    for i, ((ca, cd), move) in enumerate(moves.items()):
+        if reached >> i & 1:
+            position = Position(ca, cd) if attacker == "x" else Position(cd, ca)
+            entries.append(Entry(position, move))
+    return StrategyDictionary(entries, source.header, source.separator)
