@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..core import core_module
+from ..geometry import cells_of
 from ..position import Position, other
 from ..symmetry import TRANSFORMS, canonical_masks
 from .dictionary import Entry, StrategyDictionary
@@ -39,15 +40,6 @@ from .verify import plain_entries
 
 FULL = (1 << 64) - 1
 Key = tuple[int, int]  # canonical (attacker mask, defender mask)
-
-
-def _cells(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class _Strategy:
@@ -103,7 +95,7 @@ class _Strategy:
             if key not in after:
                 ca, cd = key
                 cost = 0
-                for reply in _cells(~(ca | cd) & FULL):
+                for reply in cells_of(~(ca | cd) & FULL):
                     cost |= attacker(self.key(ca, cd | 1 << reply))
                 after[key] = cost
             return after[key]
@@ -118,7 +110,7 @@ class _Strategy:
     def candidates(self, a: int, d: int) -> dict[Key, tuple[int, int]]:
         """The moves of ``(a, d)`` whose outcome is known won: outcome → (move, cost)."""
         out: dict[Key, tuple[int, int]] = {}
-        for move in _cells(~(a | d) & FULL):
+        for move in cells_of(~(a | d) & FULL):
             key = self.key(a | 1 << move, d)
             if key not in out:
                 cost = self._outcome_cost(a | 1 << move, d, key)
@@ -142,7 +134,7 @@ class _Strategy:
         if key not in self._quiet:
             cost: int | None = 0
             rest = []
-            for reply in _cells(~(a | d) & FULL):
+            for reply in cells_of(~(a | d) & FULL):
                 child = self.key(a, d | 1 << reply)
                 if child in self.before:
                     cost |= self.before[child]
@@ -168,7 +160,7 @@ class _Strategy:
             outcomes = self._choose_level(level)
             level = set()
             for ca, cd in outcomes:
-                for reply in _cells(~(ca | cd) & FULL):
+                for reply in cells_of(~(ca | cd) & FULL):
                     child = self.key(ca, cd | 1 << reply)
                     if child not in seen:
                         seen.add(child)

@@ -27,6 +27,7 @@ from typing import Callable
 
 from ..core import NATIVE, core_module
 from ..errors import IllegalMoveError, IllegalPositionError
+from ..geometry import cells_of
 from ..notation import format_patashnik
 from ..position import Position, other
 from ..referee import replay_forced_win
@@ -42,15 +43,6 @@ HARD_REPLY_PN = 20  # initial proof number of a defender turn where a pass would
 
 def _low(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
-
-
-def _cells(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Node:
@@ -177,14 +169,14 @@ class ProofNumberSearch:
         children: dict[int, tuple[int, Node]] = {}
         if n.attacker_turn:
             theirs = core.threat_cells(d, a)
-            moves = [_low(theirs)] if theirs else _cells(~(a | d) & FULL)
+            moves = [_low(theirs)] if theirs else cells_of(~(a | d) & FULL)
             for m in moves:
                 child, _ = self.node(a | 1 << m, d, False)
                 children.setdefault(id(child), (m, child))
             order = sorted(children.values(), key=lambda mc: (mc[1].pn, -self._score(a | 1 << mc[0], d)))
         else:
             mine = core.threat_cells(a, d)
-            replies = [_low(mine)] if mine else _cells(~(a | d) & FULL)
+            replies = [_low(mine)] if mine else cells_of(~(a | d) & FULL)
             for r in replies:
                 hint = n.pass_win if r not in n.pass_win else b""
                 child, _ = self.node(a, d | 1 << r, True, hint)
