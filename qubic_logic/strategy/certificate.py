@@ -21,9 +21,9 @@ import re
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from ..errors import DataFormatError, QubicError
-from ..notation import format_patashnik, parse_patashnik
-from .dictionary import write_atomically
+from ..errors import DataFormatError
+from ..notation import format_patashnik
+from .dictionary import read_position, write_atomically
 from .verify import Verification, Witness
 
 _LINE = re.compile(r"([xo0-9]*) (\d+(?:,\d+)*)")
@@ -69,10 +69,7 @@ def parse_certificate(text: str, source: str = "<text>") -> list[Witness]:
                 f"{source} line {number}: {line!r} is not a certificate line; expected a Patashnik "
                 "position, a space and comma-separated cells, e.g. 'xxx13ooo 3'"
             )
-        try:
-            position = parse_patashnik(m.group(1))
-        except QubicError as exc:
-            raise DataFormatError(f"{source} line {number}: {exc}") from None
+        position = read_position(m.group(1), f"{source} line {number}")
         cells = tuple(int(c) for c in m.group(2).split(","))
         if max(cells) > 63:
             raise DataFormatError(f"{source} line {number}: cell {max(cells)} is not a cell; expected 0..63")

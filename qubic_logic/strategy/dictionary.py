@@ -117,10 +117,7 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
         """
         for line in self.header:
             if line.startswith("root:"):
-                try:
-                    return parse_patashnik(line[5:].strip())
-                except QubicError as exc:
-                    raise DataFormatError(f"header line {line!r}: {exc}") from None
+                return read_position(line[5:].strip(), f"header line {line!r}")
         return Position()
 
     # ------------------------------------------------------------------ writing
@@ -178,6 +175,18 @@ def _where(entry: Entry) -> str:
     return f"line {entry.line}: " if entry.line else ""
 
 
+def read_position(text: str, where: str) -> Position:
+    """A Patashnik position read from a data file; a bad one names the file and line.
+
+    >>> read_position('x14o', 'f line 3').count
+    2
+    """
+    try:
+        return parse_patashnik(text)
+    except QubicError as exc:
+        raise DataFormatError(f"{where}: {exc}") from None
+
+
 def _parse_entry(line: str, number: int, source: str) -> Entry:
     where = f"{source} line {number}"
     m = _ENTRY.fullmatch(line)
@@ -186,10 +195,7 @@ def _parse_entry(line: str, number: int, source: str) -> Entry:
             f"{where}: {line!r} is not an entry; expected a Patashnik position, one space and a "
             "move 0..63, e.g. 'xo1x8x8o41o 41'"
         )
-    try:
-        position = parse_patashnik(m.group(1))
-    except QubicError as exc:
-        raise DataFormatError(f"{where}: {exc}") from None
+    position = read_position(m.group(1), where)
     move = int(m.group(2))
     if move > 63:
         raise DataFormatError(f"{where}: move {move} is not a cell; expected 0..63")
