@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
+from ..core import threats
 from ..errors import QubicError
-from ..position import Game
+from ..geometry import cells_of
+from ..position import Game, Position, other
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +57,29 @@ def get_player(name: str, **options) -> Player:
     if name not in REGISTRY:
         raise QubicError(f"unknown player {name!r}; expected one of {', '.join(player_names())}")
     return REGISTRY[name][0](**options)
+
+
+def winning_move(position: Position) -> Move | None:
+    """Complete a 3-0 line of the side to move, if there is one (lowest cell first).
+
+    >>> winning_move(Position.from_cells([0, 16, 1, 17, 2, 18]))
+    Move(cell=3, explanation='wins: completes a 3-0 line at 3')
+    """
+    mine = threats(position).of(position.to_move)
+    if not mine:
+        return None
+    cell = cells_of(mine)[0]
+    return Move(cell, f"wins: completes a 3-0 line at {cell}")
+
+
+def blocking_move(position: Position) -> Move | None:
+    """Block the opponent's 0-3 line, if there is one (lowest cell first).
+
+    >>> blocking_move(Position.from_cells([0, 16, 1, 17, 2]))
+    Move(cell=3, explanation='blocks a 0-3 line at 3')
+    """
+    theirs = threats(position).of(other(position.to_move))
+    if not theirs:
+        return None
+    cell = cells_of(theirs)[0]
+    return Move(cell, f"blocks a 0-3 line at {cell}")

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import random as _random
 
-from ..core import threats
-from ..geometry import LINE_MASKS, LINES_THROUGH, cells_of
+from ..geometry import LINE_MASKS, LINES_THROUGH
 from ..position import Game, other
-from .base import Move, register
+from .base import Move, blocking_move, register, winning_move
 
 
 def open_lines(cell: int, opponent_mask: int) -> int:
@@ -43,16 +42,10 @@ class GreedyPlayer:
 
     def choose(self, game: Game) -> Move:
         p = game.position
-        me = p.to_move
-        t = threats(p)
-        mine, theirs = t.of(me), t.of(other(me))
-        if mine:
-            cell = cells_of(mine)[0]
-            return Move(cell, f"wins: completes a 3-0 line at {cell}")
-        if theirs:
-            cell = cells_of(theirs)[0]
-            return Move(cell, f"blocks a 0-3 line at {cell}")
-        opp = p.mask(other(me))
+        forced = winning_move(p) or blocking_move(p)
+        if forced:
+            return forced
+        opp = p.mask(other(p.to_move))
         scores = {c: open_lines(c, opp) for c in p.legal_moves()}
         best = max(scores.values())
         ties = [c for c, s in scores.items() if s == best]

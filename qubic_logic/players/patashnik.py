@@ -15,10 +15,8 @@ the player is the ``solver``.
 
 from __future__ import annotations
 
-from ..core import threats
-from ..geometry import cells_of
 from ..position import Game
-from .base import Move, register
+from .base import Move, blocking_move, register, winning_move
 from .solver import SolverPlayer, forced_win_moves, patashnik_move
 
 
@@ -37,13 +35,9 @@ class PatashnikPlayer:
         if p.to_move == "o":
             m = self.solver.choose(game)
             return Move(m.cell, f"(as O, the solver) {m.explanation}")
-        t = threats(p)
-        if t.x:
-            cell = cells_of(t.x)[0]
-            return Move(cell, f"wins: completes a 3-0 line at {cell}")
-        if t.o:
-            cell = cells_of(t.o)[0]
-            return Move(cell, f"blocks a 0-3 line at {cell}")
+        forced = winning_move(p) or blocking_move(p)
+        if forced:
+            return forced
         cell = patashnik_move(p)
         if cell is not None:
             return Move(cell, "Patashnik's dictionary move")

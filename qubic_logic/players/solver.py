@@ -36,13 +36,12 @@ from __future__ import annotations
 
 import time
 
-from ..core import core_module, shortest_forced_win, threats
+from ..core import core_module, shortest_forced_win
 from ..errors import QueryTimeout
-from ..geometry import cells_of
 from ..position import Game, Position, other
 from ..strategy import patashnik_dictionary
 from ..strategy.solve import best_move
-from .base import Move, register
+from .base import Move, blocking_move, register, winning_move
 from .mccarthy import McCarthyPlayer, ordered_moves
 
 
@@ -126,19 +125,17 @@ class SolverPlayer:
 
     def choose(self, game: Game) -> Move:
         p = game.position
-        me = p.to_move
-        t = threats(p)
-        if t.of(me):
-            cell = cells_of(t.of(me))[0]
-            return Move(cell, f"wins: completes a 3-0 line at {cell}")
+        win = winning_move(p)
+        if win:
+            return win
         seq = forced_win_moves(p, self.time_limit)
         if seq:
             n = (len(seq) + 1) // 2
             return Move(seq[0], f"starts a terminal forcing sequence: wins in {n} moves "
                                 f"({' '.join(map(str, seq))})")
-        if t.of(other(me)):
-            cell = cells_of(t.of(other(me)))[0]
-            return Move(cell, f"blocks a 0-3 line at {cell}")
+        block = blocking_move(p)
+        if block:
+            return block
         cell = patashnik_move(p)
         if cell is not None:
             return Move(cell, "Patashnik's dictionary move")
