@@ -16,10 +16,10 @@ import inspect
 import json
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 
 from .errors import QubicError
+from .executor import make_executor
 from .notation import format_mcdaniel
 from .players import REGISTRY, Player, get_player
 from .position import Game
@@ -158,8 +158,8 @@ def run_games(
 ) -> tuple[list[GameRecord], bool]:
     """Play the games (``jobs`` processes); returns the records in task order and whether all ran.
 
-    Past ``time_limit`` seconds no new game starts; Ctrl-C stops the run and
-    returns what has finished. Unknown player names fail before any game.
+    Past ``time_limit`` seconds, or on Ctrl-C, the games still running are
+    stopped and the finished ones returned. Unknown player names fail before any game.
     """
     for x, o, _ in tasks:
         for spec in (x, o):
@@ -179,30 +179,13 @@ def run_games(
         except KeyboardInterrupt:
             complete = False
         return [done[i] for i in sorted(done)], complete
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    pending: dict = {}
-    queue = list(enumerate(tasks))
-    try:
-        while queue or pending:
-            while queue and len(pending) < jobs and not (deadline and time.monotonic() > deadline):
-                i, task = queue.pop(0)
-                pending[pool.submit(_play, task)] = i
-            if not pending:
-                complete = False
-                break
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                i = pending.pop(fut)
-                done[i] = fut.result()
-                if progress:
-                    progress(done[i])
-    except KeyboardInterrupt:
-        complete = False
-        for fut in pending:
-            fut.cancel()
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-    return [done[i] for i in sorted(done)], complete and not queue
+    with make_executor("local", jobs) as executor:
+        run = executor.run(_play, tasks, time_limit=time_limit)
+        for i, record in run:
+            done[i] = record
+            if progress:
+                progress(record)
+    return [done[i] for i in sorted(done)], run.stopped is None
 
 
 def series_table(result: SeriesResult) -> list[list[str]]:

@@ -7,6 +7,7 @@ import json
 import sys
 
 from ..errors import QubicError
+from ..executor import EXECUTORS, Executor, make_executor
 from ..notation import CELL_FORMS, format_cell, parse_cell, parse_position
 from ..position import Position
 
@@ -98,3 +99,19 @@ def cell(text: str) -> int:
         return parse_cell(text, "index" if text.strip().isdigit() else None)
     except QubicError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def executor_args(parser: argparse.ArgumentParser, prefix: str = "") -> None:
+    """``--jobs``, ``--executor local|dask`` and ``--scheduler ADDRESS`` (see :mod:`qubic_logic.executor`)."""
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="J",
+                        help=f"{prefix}worker processes (default: every core)")
+    parser.add_argument("--executor", choices=EXECUTORS, default="local",
+                        help=f"{prefix}where work units run: local processes (default) or a Dask cluster")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help=f"{prefix}address of a running Dask scheduler (implies --executor dask); "
+                             "without it --executor dask starts a LocalCluster of --jobs workers")
+
+
+def executor_from(args: argparse.Namespace) -> Executor:
+    """The executor that :func:`executor_args` options ask for."""
+    return make_executor(args.executor, args.jobs, scheduler=args.scheduler)

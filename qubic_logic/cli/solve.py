@@ -12,17 +12,18 @@ from rich.console import Console
 
 from ..strategy.solve import solve
 from ..strategy.split import solve_split
-from ._common import cell, json_arg, position_arg, positive_int, print_json, seconds
+from ._common import cell, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
 
 
 def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     with err.status("solving…") as status:
         if args.split:
-            result = solve_split(args.position, move=args.move, jobs=args.jobs, time_limit=args.time_limit,
-                                 memory_limit=args.memory_limit,
-                                 progress=lambda done, total, n: status.update(
-                                     f"solving… {done} of {total} reply classes, {n:,} nodes"))
+            with executor_from(args) as executor:
+                result = solve_split(args.position, move=args.move, time_limit=args.time_limit,
+                                     memory_limit=args.memory_limit, executor=executor,
+                                     progress=lambda done, total, n: status.update(
+                                         f"solving… {done} of {total} reply classes, {n:,} nodes"))
         else:
             result = solve(args.position, time_limit=args.time_limit, memory_limit=args.memory_limit,
                            core=args.engine,
@@ -63,8 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "worker processes (for early positions such as the empty board)")
     parser.add_argument("--move", type=cell, default=None, metavar="CELL",
                         help="with --split: the first move (default: the most promising)")
-    parser.add_argument("--jobs", type=positive_int, default=None, metavar="J",
-                        help="with --split: worker processes (default: every core)")
+    executor_args(parser, "with --split: ")
     parser.add_argument("--engine", default="auto", choices=["auto", "native", "python"],
                         help="core for threat sequences (default auto: native when built)")
     json_arg(parser)

@@ -18,13 +18,12 @@ again and pruned to the entries the verification plays.
 
 from __future__ import annotations
 
-import os
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable
 
 from ..core import core_module
 from ..errors import DataFormatError
+from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
 from ..symmetry import canonical_masks
@@ -54,11 +53,15 @@ def reply_classes(position: Position, move: int) -> list[Position]:
     return list(classes.values())
 
 
-def solve_unit(text: str, time_limit: float | None, memory_limit: float | None) -> tuple[str, str, int, float]:
-    """One work unit: solve the position ``text`` (Patashnik's format).
+def solve_unit(unit: tuple[str, float | None, float | None]) -> tuple[str, str, int, float]:
+    """One work unit ``(position in Patashnik's format, time limit, memory limit)``: solve it.
 
     Returns ``(status, strategy text or '', nodes, seconds)``.
+
+    >>> solve_unit(('x2x16o4o', None, None))[0]
+    'won'
     """
+    text, time_limit, memory_limit = unit
     r = solve(parse_patashnik(text), time_limit=time_limit, memory_limit=memory_limit)
     return r.status, r.strategy.dumps() if r.strategy is not None else "", r.nodes, r.seconds
 
@@ -87,43 +90,40 @@ def solve_split(
     time_limit: float | None = None,
     memory_limit: float | None = None,
     progress: Callable[[int, int, int], None] | None = None,
+    executor: Executor | None = None,
 ) -> SolveResult:
     """Solve ``position`` by fixing the first move and solving each reply class apart.
 
-    ``memory_limit`` (MB) is shared among the ``jobs`` workers. The result is
+    The reply classes are work units for ``executor`` (default: ``jobs``
+    local worker processes; see :mod:`qubic_logic.executor` for Dask).
+    ``memory_limit`` (MB) is shared among the workers. The result is
     ``'won'`` with a verified, pruned strategy when every reply class is won,
     else ``'unknown'`` (this first move was not proven; other moves are not tried).
     ``progress(done, total, nodes)`` follows the work units.
     """
     start = time.monotonic()
-    deadline = start + time_limit if time_limit else None
-    jobs = jobs or os.cpu_count() or 1
     quick = solve(position, memory_limit=0.4)  # about 1,000 nodes: settles easy positions at once
     if quick.status != "unknown":
         return quick
     move = _first_move(position) if move is None else move
     units = [format_patashnik(p) for p in reply_classes(position, move)]
-    per_job_memory = memory_limit / jobs if memory_limit else None
+    own = executor is None
+    executor = executor or make_executor("local", jobs)
+    per_job_memory = memory_limit / executor.jobs if memory_limit else None
     results: dict[str, tuple[str, str, int, float]] = {}
-
-    def left() -> float | None:
-        return max(deadline - time.monotonic(), 1.0) if deadline else None
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending = {pool.submit(solve_unit, u, left(), per_job_memory): u for u in units}
-        try:
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done:
-                    results[pending.pop(f)] = f.result()
-                if progress:
-                    progress(len(results), len(units), sum(r[2] for r in results.values()))
-        except KeyboardInterrupt:
-            pool.shutdown(wait=False, cancel_futures=True)
+    try:
+        run = executor.run(solve_unit, [(u, time_limit, per_job_memory) for u in units], time_limit=time_limit)
+        for i, result in run:
+            results[units[i]] = result
+            if progress:
+                progress(len(results), len(units), sum(r[2] for r in results.values()))
+    finally:
+        if own:
+            executor.close()
     nodes = sum(r[2] for r in results.values())
     extra = {"replies": len(units), "units": {u: r[0] for u, r in results.items()}}
     if len(results) < len(units) or any(r[0] != "won" for r in results.values()):
-        stopped = "interrupted" if len(results) < len(units) else "a reply not proven"
+        stopped = run.stopped or "a reply not proven"
         return SolveResult("unknown", position, move, nodes, time.monotonic() - start, stopped_by=stopped,
                            extra=extra)
     header = [
@@ -140,12 +140,12 @@ def solve_split(
                 merged.add(entry)
             except DataFormatError:
                 pass  # an equivalent position already has a proven move
-    check = verify(merged, position, jobs=jobs)
+    check = verify(merged, position, jobs=executor.jobs)
     extra.update(verified=check.verdict, merged=len(merged))
     if check.verdict == "verified":
         extra["pruned"] = len(pruned(merged, check))
         merged = minimised(merged, position)
-        check = verify(merged, position, jobs=jobs)
+        check = verify(merged, position, jobs=executor.jobs)
         extra["verified"] = check.verdict
     if check.verdict != "verified":
         return SolveResult("unknown", position, move, nodes, time.monotonic() - start,

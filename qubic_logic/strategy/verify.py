@@ -24,15 +24,14 @@ or the Python twin below) yields the rule-(4) positions as leaves, and
 from __future__ import annotations
 
 import os
-import signal
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import bitboard
 from ..core import NATIVE
 from ..errors import EngineUnavailableError, IllegalPositionError
+from ..executor import make_executor
 from ..notation import format_patashnik
 from ..position import Position, other
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
@@ -219,7 +218,7 @@ def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int, time_li
 def settle(pairs: list[tuple[int, int]], engine: str, time_limit: float = 0.0) -> list[tuple[int, bytes]]:
     """Shortest forced win of each ``(attacker, defender)`` pair: ``(length, witness)``.
 
-    Length 0: no forced win; -1: out of time. A work unit for a worker process.
+    Length 0: no forced win; -1: out of time.
 
     >>> settle([(0b111, 0)], 'python')
     [(1, b'\\x03')]
@@ -235,9 +234,9 @@ def settle(pairs: list[tuple[int, int]], engine: str, time_limit: float = 0.0) -
     return out
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops handing out work and reports."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def settle_unit(unit: tuple[list[tuple[int, int]], str, float]) -> list[tuple[int, bytes]]:
+    """A work unit ``(pairs, engine, time limit)`` for :func:`settle`."""
+    return settle(*unit)
 
 
 def _chunks(items: list, size: int) -> list[list]:
@@ -253,35 +252,28 @@ def _settle_all(
     chunks = _chunks(pairs, size)
     results: list[list[tuple[int, bytes]] | None] = [None] * len(chunks)
     done = 0
+    left = max(deadline - time.monotonic(), 1e-6) if deadline else 0.0
 
-    def left() -> float:
-        return max(deadline - time.monotonic(), 1e-6) if deadline else 0.0
+    def record(i: int, result: list[tuple[int, bytes]]) -> None:
+        nonlocal done
+        results[i] = result
+        done += len(chunks[i])
+        if progress:
+            progress("forced wins", done, len(pairs))
 
     if jobs <= 1 or len(chunks) <= 1:
         try:
             for i, chunk in enumerate(chunks):
                 if deadline and time.monotonic() > deadline:
                     break
-                results[i] = settle(chunk, engine, left())
-                done += len(chunk)
-                if progress:
-                    progress("forced wins", done, len(pairs))
+                record(i, settle(chunk, engine, max(deadline - time.monotonic(), 1e-6) if deadline else 0.0))
         except KeyboardInterrupt:
             pass  # keep the chunks settled so far
     else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts) as pool:
-            try:
-                futures = {pool.submit(settle, chunk, engine, left()): i for i, chunk in enumerate(chunks)}
-                pending = set(futures)
-                while pending:
-                    finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                    for f in finished:
-                        results[futures[f]] = f.result()
-                        done += len(chunks[futures[f]])
-                    if progress:
-                        progress("forced wins", done, len(pairs))
-            except KeyboardInterrupt:
-                pool.shutdown(wait=False, cancel_futures=True)
+        with make_executor("local", jobs) as executor:
+            for i, result in executor.run(settle_unit, [(c, engine, left) for c in chunks],
+                                          time_limit=left or None):
+                record(i, result)
     flat: list[tuple[int, bytes]] = []
     complete = True
     for chunk, res in zip(chunks, results):

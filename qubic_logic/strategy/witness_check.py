@@ -17,13 +17,12 @@ McCarthy asked of Patashnik's proof (1980).
 
 from __future__ import annotations
 
-import multiprocessing
 import re
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Sequence
 
 from ..errors import IllegalMoveError, QubicError, QueryTimeout
+from ..executor import make_executor
 from ..geometry import cells_of
 from ..position import other
 from ..referee import replay_forced_win
@@ -91,6 +90,11 @@ def check_batch(checker: str, batch: Sequence[Witness], time_limit: float | None
     return _RUN[checker](batch, time_limit)
 
 
+def check_unit(unit: tuple[str, Sequence[Witness], float | None]) -> list[tuple[int, int, str]]:
+    """A work unit ``(checker, batch, time limit)`` for :func:`check_batch`."""
+    return check_batch(*unit)
+
+
 def check_witnesses(
     witnesses: Sequence[Witness],
     checker: str,
@@ -133,17 +137,14 @@ def check_witnesses(
         for start in starts:
             collect(start, check_batch(checker, witnesses[start : start + batch], left()))
     else:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            futures = [(s, pool.submit(check_batch, checker, witnesses[s : s + batch], left())) for s in starts]
-            try:
-                for start, future in futures:
-                    collect(start, future.result(timeout=left()))
-            except TimeoutError:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise QueryTimeout(f"{checker}: {done} of {len(witnesses)} witnesses checked within "
-                                   f"{time_limit} s", partial=rejected) from None
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+        # fresh interpreters: each worker starts its own solver
+        with make_executor("local", jobs, start_method="spawn") as executor:
+            run = executor.run(check_unit, [(checker, witnesses[s : s + batch], time_limit) for s in starts],
+                               time_limit=time_limit)
+            for i, found in run:
+                collect(starts[i], found)
+        if run.stopped == "time limit":
+            left()  # raises QueryTimeout with what was checked
+        if run.stopped:
+            raise KeyboardInterrupt
     return sorted(rejected)

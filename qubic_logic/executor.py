@@ -1,0 +1,293 @@
+"""Run work units in worker processes: locally, or on a Dask cluster, through one interface.
+
+A *work unit* is plain data (a position as text, limits, options) and a
+function of the package that turns it into a picklable result. Every pool
+of the project (solving reply classes, settling forced wins, matches, the
+opening book) hands its units to an :class:`Executor` and reads the results
+back as they finish:
+
+>>> from qubic_logic.executor import make_executor
+>>> with make_executor("local", jobs=2) as ex:
+...     run = ex.run(abs, [-3, 1, -2])
+...     print(sorted(run), run.stopped)
+[(0, 3), (1, 1), (2, 2)] None
+
+On Ctrl-C or when the run's time limit passes, the workers are stopped at
+once (local worker processes are terminated; a Dask cluster the executor
+started is shut down, units on an existing cluster are cancelled), the
+iteration ends, and ``run.stopped`` says why: whatever finished before is
+kept by the caller. An exception raised by a unit stops the others and is
+raised again in the parent.
+
+Local workers ignore SIGINT (the parent decides) and can be given an
+address-space limit (``memory_limit`` in MB per worker), so a runaway unit
+fails with ``MemoryError`` in its worker instead of exhausting the machine.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import queue
+import signal
+import threading
+import time
+from abc import ABC, abstractmethod
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from .errors import EngineUnavailableError, QubicError
+
+EXECUTORS = ("local", "dask")
+POLL = 0.2  # seconds between looks at the clock while waiting for results
+
+
+class UnitRun:
+    """The results of one :meth:`Executor.run`, as ``(index, result)`` pairs in finishing order.
+
+    After the iteration ends, ``stopped`` is ``None`` when every unit
+    finished, else ``'interrupted'`` or ``'time limit'``; ``done`` counts
+    the results yielded and ``total`` the units handed in.
+    """
+
+    def __init__(self, results: Iterator[tuple[int, Any]], total: int) -> None:
+        self._results = results
+        self.total = total
+        self.done = 0
+        self.stopped: str | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        return self
+
+    def __next__(self) -> tuple[int, Any]:
+        item = next(self._results)
+        self.done += 1
+        return item
+
+
+class Executor(ABC):
+    """Runs ``fn(unit)`` for many units on ``jobs`` workers; see the module docstring."""
+
+    name: str
+    jobs: int
+
+    def run(
+        self, fn: Callable[[Any], Any], units: Sequence[Any], *, time_limit: float | None = None
+    ) -> UnitRun:
+        """Start every unit; iterate the returned run for ``(index, fn(units[index]))``."""
+        deadline = time.monotonic() + time_limit if time_limit else None
+        run = UnitRun(iter(()), len(units))
+        run._results = self._supervised(run, fn, list(units), deadline)
+        return run
+
+    def _supervised(
+        self, run: UnitRun, fn: Callable, units: list, deadline: float | None
+    ) -> Iterator[tuple[int, Any]]:
+        if not units:
+            return
+        results = self._start(fn, units)
+        try:
+            while True:
+                if deadline is not None and time.monotonic() >= deadline:
+                    run.stopped = "time limit"
+                    break
+                try:
+                    item = self._next(results, POLL)
+                except StopIteration:
+                    break
+                if item is not None:
+                    yield item
+        except KeyboardInterrupt:
+            run.stopped = "interrupted"
+        finally:
+            if run.stopped is not None or run.done < run.total:
+                self._stop(results)
+
+    @abstractmethod
+    def _start(self, fn: Callable, units: list) -> Any:
+        """Submit every unit; returns a handle that :meth:`_next` reads results from."""
+
+    @abstractmethod
+    def _next(self, handle: Any, timeout: float) -> tuple[int, Any] | None:
+        """The next finished ``(index, result)``, ``None`` after ``timeout`` s; StopIteration at the end."""
+
+    @abstractmethod
+    def _stop(self, handle: Any) -> None:
+        """Stop every unit still running or waiting, promptly."""
+
+    def close(self) -> None:
+        """Release the workers."""
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _worker_init(memory_limit: float | None) -> None:
+    """A local worker: Ctrl-C is the parent's business; the address space is capped if asked."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if memory_limit:
+        import resource
+
+        limit = int(memory_limit * 2**20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _indexed(job: tuple[Callable, int, Any]) -> tuple[int, Any]:
+    fn, index, unit = job
+    return index, fn(unit)
+
+
+class LocalExecutor(Executor):
+    """Worker processes on this machine (``multiprocessing``), terminated on Ctrl-C or the limit.
+
+    ``start_method`` is ``'fork'`` (fast, the default) or ``'spawn'`` (fresh
+    interpreters: for units that start an embedded engine such as SWI-Prolog).
+    """
+
+    name = "local"
+
+    def __init__(
+        self, jobs: int | None = None, *, memory_limit: float | None = None, start_method: str = "fork"
+    ) -> None:
+        self.jobs = jobs or os.cpu_count() or 1
+        self.memory_limit = memory_limit
+        self.start_method = start_method
+
+    def _start(self, fn: Callable, units: list) -> Any:
+        context = multiprocessing.get_context(self.start_method)
+        pool = context.Pool(min(self.jobs, len(units)), _worker_init, (self.memory_limit,))
+        results = pool.imap_unordered(_indexed, [(fn, i, u) for i, u in enumerate(units)])
+        pool.close()
+        return pool, results
+
+    def _next(self, handle: Any, timeout: float) -> tuple[int, Any] | None:
+        try:
+            return handle[1].next(timeout)
+        except multiprocessing.TimeoutError:
+            return None
+        except StopIteration:
+            handle[0].join()
+            raise
+
+    def _stop(self, handle: Any) -> None:
+        handle[0].terminate()
+        handle[0].join()
+
+
+class DaskExecutor(Executor):
+    """Units as Dask tasks: on a ``LocalCluster`` of ``jobs`` worker processes, or on ``scheduler``.
+
+    With ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``) the units
+    run on an existing cluster, whose workers must have qubic-logic installed;
+    on Ctrl-C they are cancelled (a unit already running finishes its own time
+    limit). Without it a ``LocalCluster`` on loopback is started, and stopped
+    on Ctrl-C or by :meth:`close`.
+    """
+
+    name = "dask"
+
+    def __init__(
+        self, jobs: int | None = None, *, scheduler: str | None = None, memory_limit: float | None = None
+    ) -> None:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError as exc:  # pragma: no cover - dask is a dependency
+            raise EngineUnavailableError(f"the dask executor needs dask.distributed ({exc})") from None
+        self.cluster = None
+        try:
+            if scheduler:
+                self.client = Client(scheduler, timeout=5)
+                self.jobs = sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()) or 1
+            else:
+                self.jobs = jobs or os.cpu_count() or 1
+                self.cluster = LocalCluster(
+                    n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address=None, memory_limit=f"{memory_limit}MB" if memory_limit else "auto",
+                    silence_logs=logging.CRITICAL,
+                )
+                self.client = Client(self.cluster)
+        except OSError as exc:
+            raise QubicError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}; expected the "
+                             "address a running `dask scheduler` prints, e.g. tcp://127.0.0.1:8786") from None
+
+    def _start(self, fn: Callable, units: list) -> Any:
+        from dask.distributed import as_completed
+
+        futures = [self.client.submit(_indexed, (fn, i, u), pure=False) for i, u in enumerate(units)]
+        finished: queue.Queue = queue.Queue()
+
+        def collect() -> None:  # as_completed has no timeout: a thread hands finished futures over
+            for future in as_completed(futures):
+                finished.put(future)
+            finished.put(None)
+
+        threading.Thread(target=collect, daemon=True).start()
+        return futures, finished
+
+    def _next(self, handle: Any, timeout: float) -> tuple[int, Any] | None:
+        try:
+            future = handle[1].get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if future is None:
+            raise StopIteration
+        return future.result()
+
+    def _stop(self, handle: Any) -> None:
+        self.client.cancel(handle[0], force=True)
+        if self.cluster is not None:  # our own workers: end the units running in them now
+            for pid in self.client.run(os.getpid).values():
+                os.kill(pid, signal.SIGKILL)
+            self.close()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None
+
+
+def make_executor(
+    kind: str = "local",
+    jobs: int | None = None,
+    *,
+    scheduler: str | None = None,
+    memory_limit: float | None = None,
+    start_method: str = "fork",
+) -> Executor:
+    """The executor called ``kind`` (``'local'`` or ``'dask'``); a ``scheduler`` address implies Dask.
+
+    >>> make_executor("cloud")
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: unknown executor 'cloud'; expected one of local, dask
+    """
+    if scheduler:
+        kind = "dask"
+    if kind == "local":
+        return LocalExecutor(jobs, memory_limit=memory_limit, start_method=start_method)
+    if kind == "dask":
+        return DaskExecutor(jobs, scheduler=scheduler, memory_limit=memory_limit)
+    raise QubicError(f"unknown executor {kind!r}; expected one of {', '.join(EXECUTORS)}")
+
+
+def run_all(
+    executor: Executor, fn: Callable[[Any], Any], units: Iterable[Any], *, time_limit: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[dict[int, Any], str | None]:
+    """Every result of :meth:`Executor.run` by unit index, and why the run stopped (``None``: complete).
+
+    >>> with make_executor(jobs=1) as ex:
+    ...     run_all(ex, abs, [-1, -2])
+    ({0: 1, 1: 2}, None)
+    """
+    run = executor.run(fn, list(units), time_limit=time_limit)
+    results: dict[int, Any] = {}
+    for index, result in run:
+        results[index] = result
+        if progress:
+            progress(run.done, run.total)
+    return dict(sorted(results.items())), run.stopped
