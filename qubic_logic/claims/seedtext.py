@@ -146,6 +146,26 @@ def appendix_c(name: str = "seed003-appendix-c.txt") -> list[Record]:
     return records
 
 
+def record_games(record: Record) -> list[list[tuple[int, int]]]:
+    """Expand a record's runs of O alternatives into games: lists of ``(signed cell, seed line)``.
+
+    A run of several negative tokens lists O replies that share the continuation (L625).
+
+    >>> [[c for c, _ in g] for g in record_games(Record(1, (1, -2, -3, 4), (1, 1, 1, 1)))]
+    [[1, -2, 4], [1, -3, 4]]
+    """
+    games: list[list[tuple[int, int]]] = [[]]
+    i, tokens = 0, record.tokens
+    while i < len(tokens):
+        j = i
+        while tokens[i] < 0 and j < len(tokens) and tokens[j] < 0:
+            j += 1
+        run = list(zip(tokens[i:j], record.token_lines[i:j])) if j > i + 1 else [(tokens[i], record.token_lines[i])]
+        games = [g + [alt] for g in games for alt in run]
+        i = max(j, i + 1)
+    return games
+
+
 def table_iii(name: str = "seed003-table-iii.txt") -> list[Entry]:
     """McDaniel's Table III variations of the 1,4,13 trap: planar moves O, X, O, X, ... in order;
     ``label`` is ``'solution'``, ``'reference'`` (a "See"/"Same as" line, no moves) or ``''``.

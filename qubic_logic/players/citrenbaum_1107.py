@@ -101,7 +101,7 @@ class ForcingCitrenbaum:
         self.preset.follow(game)
         planned = self.memory.continuation(game)
         if planned is not None:
-            return Move(planned[0], f"continues the terminal forcing sequence in {planned[1]}")
+            return planned
         return self._strategy(game, game.position)
 
     def _strategy(self, game: Game, position: Position) -> Move:
@@ -149,7 +149,7 @@ class Citrenbaum1107(ForcingCitrenbaum):
         found = planar_offence(a, d)
         if found is not None:
             plane, sequence = found
-            self.memory.store(game.moves, sequence, f"plane {plane + 1}")
+            self.memory.store(game.moves, sequence, f"the terminal forcing sequence in plane {plane + 1}")
             return Move(sequence[0], f"starts a terminal forcing sequence in plane {plane + 1}")
         if relpr:
             return block_related_pair(position, self.concede)  # type: ignore[return-value]

@@ -211,7 +211,7 @@ class CitrenbaumGeneral(ForcingCitrenbaum):
         if found is None:
             return None
         name, sequence = found
-        self.memory.store(game.moves, sequence, name)
+        self.memory.store(game.moves, sequence, f"the terminal forcing sequence in {name}")
         return Move(sequence[0], f"starts a terminal forcing sequence in {name}")
 
     def _defence(self, position: Position) -> Move | None:

@@ -16,10 +16,12 @@ from __future__ import annotations
 from ..bitboard import threat_cells
 from ..geometry import LINE_MASKS, LINES_THROUGH, PLANE_MASKS, PLANES_THROUGH, cells_of
 from ..planes import PLANAR_PRIMES, planar_cell, planar_force, plane_counts
+from ..errors import QubicError
 from ..position import Game, other
 from .base import Move, register
 from .citrenbaum_pdp4 import SEVEN_FILE_CELLS
-from .stored_force import StoredForce
+from .stored_force import StoredForce, sequence_move
+from .stored_games import disk as stored_disk
 from .whiz import Whiz
 
 CUBIC_PRIMES: tuple[int, ...] = SEVEN_FILE_CELLS
@@ -112,49 +114,63 @@ def genex(a: int, d: int) -> Move:
     return Move(cell, f"GENEX: blocks a planar trap in {where}")
 
 
-@register("mcdaniel", "McDaniel 1975: fixed opening 1 then 22 (13), WHIZ force search, GENEX/DENEM")
+DISK_SWITCH = {"on": True, "off": False}
+
+
+@register("mcdaniel", "McDaniel 1975: fixed opening 1 then 22 (13), stored games, WHIZ force search, GENEX/DENEM")
 class McDaniel:
     """McDaniel's program (seed 003 L715-727), playing either side.
 
     1. Continue a WHIZ solution while the opponent blocks as planned
        (a stored solution is "played as specified", L621).
     2. As X, the fixed opening: cell 1, then 22 — or 13 if O took 22 (L378).
-    3. WHIZ: if the side to move has a forced win by forces and blocks, start it.
-    4. Block the opponent's three in a row (the program only considers moves
+    3. The disk: if the game so far is one of the stored games of Appendix C,
+       play the stored move (L715-721; :mod:`~qubic_logic.players.stored_games`).
+       ``disk='off'`` plays without it, WHIZ alone.
+    4. WHIZ: if the side to move has a forced win by forces and blocks, start it.
+    5. Block the opponent's three in a row (the program only considers moves
        that "block direct threats, build traps or force", L374).
-    5. GENEX: block a planar trap of the opponent; else DENEM's stay-away move.
+    6. GENEX: block a planar trap of the opponent; else DENEM's stay-away move.
 
-    The disk of stored solutions (L715) is not available; WHIZ, which "will
-    find" any solution, stands in for it, within ``time_limit`` seconds per
-    move (default 1.0). As O the same loop runs from O's side.
+    WHIZ runs within ``time_limit`` seconds per move (default 1.0). As O the
+    same loop runs from O's side (the disk holds X's games only).
     """
 
     name = "mcdaniel"
 
-    def __init__(self, seed: int | None = None, time_limit: float | None = 1.0) -> None:
+    def __init__(self, seed: int | None = None, time_limit: float | None = 1.0, disk: str | bool = "on") -> None:
+        if isinstance(disk, str) and disk.lower() in DISK_SWITCH:
+            disk = DISK_SWITCH[disk.lower()]
+        if not isinstance(disk, bool):
+            raise QubicError(f"mcdaniel: disk={disk!r}; expected disk=on or disk=off")
         self.time_limit = time_limit
+        self.disk = stored_disk() if disk else None
         self.memory = StoredForce()
 
     def choose(self, game: Game) -> Move:
         planned = self.memory.continuation(game)
         if planned is not None:
-            return Move(planned[0], f"continues {planned[1]}")
+            return planned
         position = game.position
         fixed = self._opening(game)
         if fixed is not None:
             return fixed
+        stored = self.disk.lookup(game.moves) if self.disk is not None and position.to_move == "x" else None
+        if stored is not None:
+            return sequence_move(f"from the stored games (Appendix C, record at seed line L{stored.line}): "
+                                 "{line} (a win in {moves})", stored.remaining)
         me = position.to_move
         a, d = position.mask(me), position.mask(other(me))
         solution = Whiz(a, d, self.time_limit).solve()
         if solution is not None:
             if len(solution) == 1:
-                return Move(solution[0], "makes four in a row")
-            moves = len(solution) // 2 + 1
-            self.memory.store(game.moves, solution, f"the WHIZ solution (a win in {moves} moves)")
-            return Move(solution[0], f"WHIZ: starts a forced win in {moves} moves")
+                return Move.citing(solution[0], "makes four in a row at {0}", solution[0])
+            self.memory.store(game.moves, solution, "the WHIZ solution")
+            return sequence_move("WHIZ: starts a forced win: {line} (a win in {moves})", solution)
         theirs = threat_cells(d, a)
         if theirs:
-            return Move((theirs & -theirs).bit_length() - 1, "blocks a three in a row")
+            cell = (theirs & -theirs).bit_length() - 1
+            return Move.citing(cell, "blocks a three in a row at {0}", cell)
         return genex(a, d)
 
     @staticmethod
