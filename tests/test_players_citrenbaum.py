@@ -9,7 +9,7 @@ import pytest
 
 from qubic_logic.bitboard import major_cells, threat_cells
 from qubic_logic.core import shortest_forced_win
-from qubic_logic.geometry import LINE_MASKS, LINES_THROUGH, PLANE_MASKS, PLANES, mask_of
+from qubic_logic.geometry import LINE_MASKS, LINES, LINES_THROUGH, PLANE_MASKS, PLANES, mask_of
 from qubic_logic.planes import PLANAR_FILES, PLANE_LINE_MASKS, excess, planar_force, watch_cells
 from qubic_logic.players import get_player
 from qubic_logic.players.citrenbaum_1107 import excess_planes, planar_offence
@@ -149,6 +149,50 @@ def test_first_major_cell_is_a_major_cell_exactly_when_there_is_one():
         assert (cell is None) == (majors == 0)
         if cell is not None:
             assert majors >> cell & 1
+
+
+def _colt_as_listed(a: int, d: int) -> int | None:
+    """The listing's loops, transcribed (seed 000 L4513-4531): TAB20 = the 2-0 files in file
+    order; CTABLE = their FILECELLS, four per file, 0-terminated; QTABLE = CTABLE's entries not in
+    the position; COLT: J=1, K=2; if QTABLE(J) = QTABLE(K) then RELATED else K=K+1; ... Cells are
+    stored 1..64 as in the listing (0 ends a table)."""
+    tab20 = [i for i, lm in enumerate(LINE_MASKS) if not lm & d and (lm & a).bit_count() == 2]
+    ctable = [c + 1 for i in tab20 for c in LINES[i]] + [0]
+    qtable = [c for c in ctable[:-1] if not a >> (c - 1) & 1] + [0, 0]
+    j, k = 0, 1
+    while qtable[k] > 0:
+        if qtable[j] == qtable[k]:
+            return qtable[j] - 1  # RELATED: NUMO = QTABLE(J)
+        k += 1
+        if qtable[k] > 0:
+            continue
+        j += 1
+        k = j + 1
+    return None
+
+
+def test_pdp4_reply_is_the_colt_scan(capsys):
+    """Must show: at moves:24,14,48,19,4,7,28,9,52,38 the PDP-4 plays what COLT gives."""
+    from qubic_logic.cli import main
+    from qubic_logic.notation import parse_position
+
+    p = parse_position("moves:24,14,48,19,4,7,28,9,52,38")
+    expected = _colt_as_listed(*_sides(p))
+    assert main(["reply", "citrenbaum-pdp4", "moves:24,14,48,19,4,7,28,9,52,38"]) == 0
+    assert capsys.readouterr().out.startswith(f"citrenbaum-pdp4 (X) plays {expected}: ")
+    # The old rule (the cell whose second recording comes first) picks another major cell here.
+    majors = major_cells(*_sides(p))
+    assert majors >> expected & 1 and majors & ~(1 << expected)
+
+
+def test_colt_tie_break_on_generated_positions():
+    differs = 0
+    for p in _positions(15, 400, 8, 30):
+        a, d = _sides(p)
+        assert first_major_cell(a, d) == _colt_as_listed(a, d)
+        assert first_major_cell(d, a) == _colt_as_listed(d, a)
+        differs += bin(major_cells(a, d)).count("1") > 1
+    assert differs > 20  # the tie-break is exercised
 
 
 @pytest.mark.parametrize("name", CITRENBAUM)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random as _random
 
 from ..bitboard import threat_cells
-from ..geometry import LINE_MASKS, LINES_THROUGH
+from ..geometry import LINE_MASKS, LINES, LINES_THROUGH
 from ..position import Game, Position, other
 from .base import Move, register
 
@@ -45,23 +45,36 @@ def first_file_cell(a: int, d: int, marks: int) -> int | None:
     return None
 
 
-def first_major_cell(a: int, d: int) -> int | None:
-    """Major cell of ``a``'s first related pair, by Appendix I procedure 3 (L2725-2744).
+def colt_table(a: int, d: int) -> list[int]:
+    """QTABLE: the vacant cells of ``a``'s 2-0 files, file by file in file order (seed 000 L4513-4527).
 
-    "Check the 76 files for 2-0 files. If any are found, record the vacant
-    cells in those files. If any cell is recorded twice it is a major cell."
+    The listing fills TAB20 with the 2-0 files as its tally meets them (L4345),
+    copies each file's four FILECELLS into CTABLE and keeps the vacant ones.
+
+    >>> from qubic_logic.geometry import mask_of
+    >>> colt_table(mask_of([1, 2, 16, 32]), 0)      # files 0-1-2-3 and 0-16-32-48
+    [0, 3, 0, 48]
+    """
+    return [c for line, lm in zip(LINES, LINE_MASKS)
+            if not lm & d and (lm & a).bit_count() == 2 for c in line if not a >> c & 1]
+
+
+def first_major_cell(a: int, d: int) -> int | None:
+    """Major cell of ``a``'s related pair as the listing's COLT loop finds it (L4528-4531, L5299-5302).
+
+    COLT compares QTABLE(J) with every later QTABLE(K), J = 1, 2, ...: the
+    major cell is the *first entry of the table that occurs again later* —
+    Appendix I procedure 3, "if any cell is recorded twice it is a major
+    cell" (L2725-2744), with the listing's tie-break.
 
     >>> from qubic_logic.geometry import mask_of
     >>> first_major_cell(mask_of([1, 2, 16, 32]), 0)    # 0-1-2-3 and 0-16-32-48 meet at 0
     0
     """
-    recorded = 0
-    for lm in LINE_MASKS:
-        if not lm & d and (lm & a).bit_count() == 2:
-            cells = lm & ~a
-            if recorded & cells:
-                return _low(recorded & cells)
-            recorded |= cells
+    table = colt_table(a, d)
+    for j, cell in enumerate(table):
+        if cell in table[j + 1 :]:
+            return cell
     return None
 
 
@@ -211,6 +224,7 @@ __all__ = [
     "block_related_pair",
     "elementary_step",
     "first_file_cell",
+    "colt_table",
     "first_major_cell",
     "own_related_pair",
 ]
