@@ -13,7 +13,7 @@ from qubic_logic.notation import format_cell, parse_cell
 from qubic_logic.players import get_player, player_names
 from qubic_logic.position import Game, Position
 from qubic_logic.search import linemax, lisp_repr, treemax, valmax, valmin, vmax, vmin
-from qubic_logic.tictactoe import TicTacToe, octal_repr
+from qubic_logic.tictactoe import PRINTED_EXAMPLES, TicTacToe, octal_repr
 
 
 def generated_games(count: int, seed: int) -> list[Game]:
@@ -94,20 +94,7 @@ def test_hp67_as_x_opens_with_its_strategic_move():
 
 # -- McCarthy: the seed's tic-tac-toe examples (seed 002, L984-1043) ------------
 
-EXAMPLE_1 = {
-    "line": "(0 5 10 6 4 7 3 11)",
-    "tree": "(0 (5 (10 6 (4 7 (3 11 0)))) ((3 7 (4 11 (5 10 -2))) (4 5 (11 7 (3 6 (10 0)))) "
-            "(6 5 (11 3 (7 10 (4 0)))) (7 5 (11 10 (4 6 (3 0)) (3 6 (4 0)) (6 3 (4 0)))) "
-            "(11 7 (4 5 (3 6 (10 0)))) (5 10 (11 4 (7 3 (6 0))) (7 3 (11 6 (4 0)) (4 6 (11 0)) "
-            "(6 4 (11 0))) (3 7 (4 11 -2)) (4 6 (11 3 (7 0)) (7 3 (11 0)) (3 7 (11 0))) "
-            "(6 4 (7 3 (11 0)))) (10 5 (11 7 (3 4 -2)))))",
-}
-EXAMPLE_2 = {
-    "line": "(3 11 6 7 5 10)",
-    "tree": "(3 (11 (6 7 (5 10 3))) ((2 7 (4 11 (5 0))) (4 5 (11 6 (2 0) (10 0) (7 0))) "
-            "(10 11 (5 7 (2 3))) (5 7 (4 6 (11 0) (10 0) (2 0))) (6 11 (5 7 (4 3))) "
-            "(7 5 (11 6 (10 3))) (11 6 (7 5 (10 3)))))",
-}
+EXAMPLE_1, EXAMPLE_2 = PRINTED_EXAMPLES.values()
 
 
 @pytest.mark.parametrize("moves, expected", [([2, 1], EXAMPLE_1), ([3, 1], EXAMPLE_2)])
