@@ -25,7 +25,7 @@ from .citrenbaum_pdp4 import (
     first_major_cell,
     own_related_pair,
 )
-from .stored_force import StoredForce
+from .stored_force import StoredForce, sequence_move
 
 PRESET_PLIES = 4
 """The first four plies are preset moves ("IF OPPMOV LSS 5 THEN GO TO PRESET", L5062)."""
@@ -150,7 +150,8 @@ class Citrenbaum1107(ForcingCitrenbaum):
         if found is not None:
             plane, sequence = found
             self.memory.store(game.moves, sequence, f"the terminal forcing sequence in plane {plane + 1}")
-            return Move(sequence[0], f"starts a terminal forcing sequence in plane {plane + 1}")
+            return sequence_move(f"starts a terminal forcing sequence in plane {plane + 1}: {{line}} "
+                                 "(a win in {moves})", sequence)
         if relpr:
             return block_related_pair(position, self.concede)  # type: ignore[return-value]
         theirs = planar_offence(d, a)

@@ -32,6 +32,7 @@ from .citrenbaum_pdp4 import (
     elementary_step,
     own_related_pair,
 )
+from .stored_force import sequence_move
 
 Threat = tuple[str, tuple[int, ...]]
 """A planar threat: its description (e.g. ``'plane 17'``) and its forcing sequence."""
@@ -212,7 +213,8 @@ class CitrenbaumGeneral(ForcingCitrenbaum):
             return None
         name, sequence = found
         self.memory.store(game.moves, sequence, f"the terminal forcing sequence in {name}")
-        return Move(sequence[0], f"starts a terminal forcing sequence in {name}")
+        return sequence_move(f"starts a terminal forcing sequence in {name}: {{line}} (a win in {{moves}})",
+                             sequence)
 
     def _defence(self, position: Position) -> Move | None:
         a, d = self._masks(position)

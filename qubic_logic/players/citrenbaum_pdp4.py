@@ -11,7 +11,7 @@ also holds the *elementary strategy* the UNIVAC 1107 program reused
 >>> from qubic_logic.notation import parse_position
 >>> p = parse_position('moves:0,16,1,17,4,18')     # O (16, 17, 18) threatens 19
 >>> elementary_step(p, concede=False).explanation
-'blocks a 0-3 file'
+'blocks a 0-3 file at 19'
 """
 
 from __future__ import annotations
@@ -137,18 +137,18 @@ def elementary_step(position: Position, concede: bool) -> Move | None:
     a, d = position.mask(me), position.mask(other(me))
     win = first_file_cell(a, d, 3)
     if win is not None:
-        return Move(win, "makes a 4-0 file")
+        return Move.citing(win, "makes a 4-0 file at {0}", win)
     block = first_file_cell(d, a, 3)
     if block is None:
         return None
-    text = "blocks a 0-3 file"
+    text = "blocks a 0-3 file at {0}"
     if concede:
         a2 = a | 1 << block
         if threat_cells(d, a) & ~(1 << block):
             text += "; concedes (rule 5a): the opponent has another 0-3 file"
         elif first_major_cell(d, a2) is not None and not threat_cells(a2, d):
             text += "; concedes (rule 5c): the opponent keeps a related pair"
-    return Move(block, text)
+    return Move.citing(block, text, block)
 
 
 def own_related_pair(position: Position) -> Move | None:
@@ -157,7 +157,7 @@ def own_related_pair(position: Position) -> Move | None:
     cell = first_major_cell(position.mask(me), position.mask(other(me)))
     if cell is None:
         return None
-    return Move(cell, "plays the major cell of a related pair (two 3-0 files)")
+    return Move.citing(cell, "plays the major cell {0} of a related pair (two 3-0 files)", cell)
 
 
 def block_related_pair(position: Position, concede: bool) -> Move | None:
@@ -171,10 +171,10 @@ def block_related_pair(position: Position, concede: bool) -> Move | None:
     cell = first_major_cell(d, a)
     if cell is None:
         return None
-    text = "blocks the opponent's related pair at its major cell"
+    text = "blocks the opponent's related pair at its major cell {0}"
     if concede and first_major_cell(d, a | 1 << cell) is not None:
         text += "; concedes (rule 5b): two independent related pairs"
-    return Move(cell, text)
+    return Move.citing(cell, text, cell)
 
 
 @register("citrenbaum-pdp4", "Citrenbaum 1965 ch. 4: related-pair strategy of the PDP-4 program")
@@ -191,7 +191,7 @@ class CitrenbaumPDP4:
 
     >>> game = Game([1, 0, 2, 16, 63, 32])          # X (1, 2) and O (0, 16, 32)
     >>> CitrenbaumPDP4(seed=1).choose(game)
-    Move(cell=48, explanation='blocks a 0-3 file')
+    Move(cell=48, explanation='blocks a 0-3 file at 48')
     """
 
     name = "citrenbaum-pdp4"
