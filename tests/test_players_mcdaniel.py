@@ -284,3 +284,12 @@ def test_stored_force_counts_down():
         threats = threat_cells(game.position.x, game.position.o)
         game.play((threats & -threats).bit_length() - 1)
     assert counts == list(range(counts[0], 0, -1)) and counts[0] > 1
+
+
+@pytest.mark.parametrize("before", ["1-2,22-4,27-17", "1-2,22-4,27-32"])
+def test_genex_plays_appendix_c_26_after_27_17_and_27_32(before):
+    """Appendix C (L1201, L1220): no WHIZ solution there, and the program played 26."""
+    p = _position(before)
+    assert whiz(*_sides(p)) is None
+    move = _choose(before, disk="off")
+    assert move.cell + 1 == 26 and move.explanation.startswith("DENEM")

@@ -50,16 +50,25 @@ def planar_traps(a: int, d: int) -> list[int]:
     return traps
 
 
-def denem_key(a: int, d: int, cell: int) -> tuple[int, int, int]:
+def denem_key(a: int, d: int, cell: int) -> tuple[int, int, int, int]:
     """DENEM's preference for ``cell``: "a plane that contains other markers for X
-    and as few markers for O as is possible" (L611).
+    and as few markers for O as is possible" (L611), "for the express purpose of
+    developing a planar trap" (L727).
 
-    Own cells counted over the planes through ``cell`` that hold no opponent
-    cell, then fewer opponent cells over all its planes, then the lower cell.
+    First the planes through ``cell`` where the move leaves three or more own
+    planar primes against at most one opponent cell (traps in the making, Table IV);
+    then own cells counted over the planes through ``cell`` that hold no opponent
+    cell; then fewer opponent cells over all its planes; then the lower cell.
+    The first term is our reading: it is the one of those we tried that gives all
+    four of the program's printed choices (27 after 1-2,22-4, L611; 26 after 27-16,
+    L625; 26 after 27-17 and 27-32, Appendix C L1201, L1220).
     """
+    after = a | 1 << cell
+    traps = sum(1 for p in PLANES_THROUGH[cell]
+                if (after & PLANAR_PRIMES[p]).bit_count() >= 3 and (d & PLANE_MASKS[p]).bit_count() <= 1)
     own = sum((a & PLANE_MASKS[p]).bit_count() for p in PLANES_THROUGH[cell] if not d & PLANE_MASKS[p])
     opp = sum((d & PLANE_MASKS[p]).bit_count() for p in PLANES_THROUGH[cell])
-    return own, -opp, -cell
+    return traps, own, -opp, -cell
 
 
 def _makes_three(a: int, d: int, cell: int) -> bool:
@@ -79,9 +88,11 @@ def denem(a: int, d: int) -> Move:
     quiet = [c for c in vacant if not _makes_three(a, d, c)] or vacant
     pool = [c for c in quiet if c in CUBIC_PRIMES] or quiet
     cell = max(pool, key=lambda c: denem_key(a, d, c))
+    after = a | 1 << cell
     plane = max(
         PLANES_THROUGH[cell],
-        key=lambda p: (not d & PLANE_MASKS[p], (a & PLANE_MASKS[p]).bit_count()),
+        key=lambda p: ((after & PLANAR_PRIMES[p]).bit_count() >= 3 and (d & PLANE_MASKS[p]).bit_count() <= 1,
+                       not d & PLANE_MASKS[p], (a & PLANE_MASKS[p]).bit_count()),
     )
     own, opp = (a & PLANE_MASKS[plane]).bit_count(), (d & PLANE_MASKS[plane]).bit_count()
     kind = "prime cell" if cell in CUBIC_PRIMES else "cell"
