@@ -45,6 +45,7 @@ class Fidelity:
 BEFORE: dict[str, tuple[tuple[int, int], tuple[int, int] | None]] = {
     "McDaniel App. C, player as X (003 L1069-1395)": ((2572, 7124), (106, 1278)),
     "McDaniel App. C, WHIZ alone (disk=off)": ((2572, 7124), (106, 1278)),
+    "McDaniel App. C, WHIZ alone at fresh starts": ((60, 132), (39, 132)),
     "McDaniel printed choices (003 L611-L1220)": ((2, 5), None),
     "HP-67 sample game (004 L309-319)": ((10, 10), (1, 1)),
     "McCarthy lmax/tmax examples (002 L984-1043)": ((4, 4), None),
@@ -94,6 +95,44 @@ def appendix_c(disk: bool) -> Fidelity:
     name = "McDaniel App. C, " + ("player as X (003 L1069-1395)" if disk else "WHIZ alone (disk=off)")
     return Fidelity(name, (same, len(decisions)), (whole, len(stored_games())),
                     [f"{n} decisions: {why}" for why, n in reasons.most_common()])
+
+
+def fresh_starts() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Appendix C's X decisions that start a line of their own: O's move before was free (not the
+    block of an X three in a row), and the line from here is not one already stored, in the
+    appendix's order, for another position (ML64 retried a solution found for one O reply on the
+    others, L625: those reuses are not WHIZ's choice). ``(moves so far, stored line)``.
+    """
+    out, seen, asked = [], set(), set()
+    for g in stored_games():
+        m = g.moves
+        for i in range(4, len(m), 2):
+            if m[:i] in asked:
+                continue
+            asked.add(m[:i])
+            if i > 4:
+                before = Position.from_cells(list(m[: i - 1]))
+                if threats(before).x == 1 << m[i - 1]:
+                    continue  # O blocked X's only three in a row: a forced move
+            line = m[i:]
+            if line not in seen:
+                out.append((m[:i], line))
+            seen.add(line)
+    return out
+
+
+def appendix_c_fresh() -> Fidelity:
+    """WHIZ alone (disk off) at the fresh starts: first move and whole line as stored."""
+    first = whole = 0
+    starts = fresh_starts()
+    for history, line in starts:
+        player = get_player("mcdaniel", disk="off")
+        played = [player.choose(Game([*history, *line[:k]])).cell == line[k] for k in range(0, len(line), 2)]
+        first += played[0]
+        whole += all(played)
+    return Fidelity("McDaniel App. C, WHIZ alone at fresh starts", (first, len(starts)), (whole, len(starts)),
+                    [f"{len(starts) - first} fresh starts: WHIZ's first move differs (force order; the author's "
+                     "kibitzing, L707, also steered WHIZ by hand)"])
 
 
 #: McDaniel's printed choices of his program: (moves before, X's move, seed line, what printed it).
@@ -155,7 +194,7 @@ def mccarthy() -> Fidelity:
 
 def records() -> list[Fidelity]:
     """Every record, in the order of the report."""
-    return [appendix_c(True), appendix_c(False), mcdaniel_printed(), hp67(), mccarthy()]
+    return [appendix_c(True), appendix_c(False), appendix_c_fresh(), mcdaniel_printed(), hp67(), mccarthy()]
 
 
 def _share(pair: tuple[int, int] | None) -> str:
