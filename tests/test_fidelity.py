@@ -42,3 +42,15 @@ def test_replica_reasons_map_onto_the_appendix_kinds():
     counts = fidelity.self_play_reasons(2)
     assert counts["other"] == 0
     assert counts["preset move"] >= 8  # four preset plies per game
+
+
+def test_every_1107_explanation_has_its_appendix_kind():
+    from qubic_logic.notation import parse_position
+    from qubic_logic.players.citrenbaum_pdp4 import block_related_pair, elementary_step, own_related_pair
+
+    p = parse_position("moves:24,14,48,19,4,7,28,9,52,38")
+    assert fidelity.reason_kind(own_related_pair(p).explanation) == "forms two 3-0 files"
+    o_to_move = parse_position("moves:24,14,48,19,4,7,28,9,52,38,63")
+    assert fidelity.reason_kind(block_related_pair(o_to_move, False).explanation) == "blocks a related pair"
+    q = parse_position("moves:0,16,1,17,4,18")
+    assert fidelity.reason_kind(elementary_step(q, False).explanation) == "blocks a three in a row"

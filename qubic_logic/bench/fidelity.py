@@ -211,7 +211,7 @@ REPLICA_REASONS: tuple[tuple[str, str], ...] = (
     ("preset move", r"preset"),
     ("continues a TFS", r"^continues"),
     ("makes a 4-0 file (wins)", r"4-0 file"),
-    ("forms two 3-0 files", r"major cell of a related pair"),
+    ("forms two 3-0 files", r"^plays the major cell"),
     ("moves to a watch cell", r"in hopes"),
     ("starts a TFS", r"starts a terminal"),
     ("blocks a TFS", r"possible force"),
@@ -258,7 +258,7 @@ def appendix_iii_table(games: int) -> Table:
         table.add_column(title, justify="right")
     table.add_column("replica", justify="right")
     for kind in kinds:
-        table.add_row(kind, *(str(c.get(kind, 0)) for c in printed.values()), f"{played.get(kind, 0) / games:.1f}")
+        table.add_row(kind, *(str(c.get(kind, 0)) for c in printed.values()), f"{played.get(kind, 0) / games:.2f}")
     return table
 
 
