@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..claims.seedtext import appendix_c, record_games
-from ..errors import IllegalMoveError
-from ..position import Position
+from ..geometry import LINE_MASKS, LINES_THROUGH
+
+_LINES_THROUGH_MASKS = tuple(tuple(LINE_MASKS[i] for i in LINES_THROUGH[c]) for c in range(64))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,20 +61,21 @@ class StoredMove:
 
 
 def wins_for_x(moves: tuple[int, ...]) -> bool:
-    """True if ``moves`` (0..63) replay legally and end with X completing four in a row.
+    """True if ``moves`` (0..63, X first) replay legally and end with X completing four in a row.
 
-    >>> wins_for_x((0, 16, 1, 17, 2, 18, 3)), wins_for_x((0, 0))
-    (True, False)
+    >>> wins_for_x((0, 16, 1, 17, 2, 18, 3)), wins_for_x((0, 0)), wins_for_x((0, 16, 1, 17, 2, 18, 3, 19))
+    (True, False, False)
     """
-    p = Position()
-    try:
-        for cell in moves:
-            if p.is_over:
-                return False
-            p = p.play(cell)
-    except IllegalMoveError:
-        return False
-    return p.winner == "x"
+    marks = [0, 0]
+    for i, cell in enumerate(moves):
+        side = marks[i % 2]
+        if (marks[0] | marks[1]) >> cell & 1:
+            return False
+        side |= 1 << cell
+        marks[i % 2] = side
+        if any(side & lm == lm for lm in _LINES_THROUGH_MASKS[cell]):
+            return i == len(moves) - 1 and i % 2 == 0
+    return False
 
 
 @lru_cache(maxsize=1)
