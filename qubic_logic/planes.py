@@ -120,6 +120,46 @@ def corners_first(mask: int, plane: int) -> list[int]:
     return cells_of(corners) + cells_of(mask & ~corners)
 
 
+def cell20(a: int, d: int, plane: int) -> list[int]:
+    """CELL20 as the 1107 listing builds and reorders it (seed 000 L5740-5768).
+
+    The vacant cells of the attacker's planar 2-0 files, two per file, files in
+    Citrenbaum's planar order (:data:`PLANAR_FILES`), cells in planar order; then
+    the listing's M7 step: the first corner (planar 1, 4, 13, 16, in that order)
+    found in CELL20 is swapped to the front with its file partner, and the pair
+    that was in front takes their places. Only that one corner moves; the rest
+    stay in file order.
+
+    >>> from qubic_logic.geometry import mask_of
+    >>> cells = PLANES[0]
+    >>> x = mask_of([cells[k - 1] for k in (6, 7, 11, 14, 15)])   # files 2, 4, 6 and 9 are 2-0
+    >>> [planar_cell(0, c) for c in cell20(x, 0, 0)]                  # file 9's corner 1 moves up
+    [1, 16, 13, 16, 2, 10, 5, 8]
+    >>> [planar_cell(0, c) for c in search_order(x, 0, 0)]            # not all corners first
+    [1, 16, 13, 2, 10, 5, 8]
+    """
+    table = [c for lm in PLANAR_FILES[plane] if not lm & d and (lm & a).bit_count() == 2
+             for c in PLANES[plane] if lm >> c & 1 and not a >> c & 1]
+    for k in (0, 3, 12, 15):
+        corner = PLANES[plane][k]
+        if corner in table:
+            j = table.index(corner)
+            n = j + 1 if j % 2 == 0 else j - 1
+            first, second, partner = table[0], table[1], table[n]
+            table[0], table[1] = corner, partner
+            table[j], table[n] = first, second
+            break
+    return table
+
+
+def search_order(a: int, d: int, plane: int, extra: int = 0) -> list[int]:
+    """The attacker's moves in the order the planar search tries them: CELL20's
+    cells, first occurrence first (:func:`cell20`), then ``extra`` cells (XWATCH moves)
+    in planar order."""
+    order = list(dict.fromkeys(cell20(a, d, plane)))
+    return order + [c for c in PLANES[plane] if extra >> c & 1 and c not in order]
+
+
 def planar_force(
     a: int, d: int, plane: int, *, isolated: bool = False, watch_moves: bool = False
 ) -> tuple[int, ...] | None:
@@ -127,7 +167,7 @@ def planar_force(
 
     Citrenbaum's search technique (L2011-2066, Fig. 6.10) as the UNIVAC 1107
     program did it (L5485-6006): the attacker moves to a vacant cell of a
-    planar 2-0 file (corner cells first, then planar order); the defender's
+    planar 2-0 file, in the listing's CELL20 order (:func:`cell20`); the defender's
     reply is the file's other vacant cell. A line is abandoned when the reply
     makes a 0-3 file (a planar 0-3, or a reply on an OWATCH cell), or when no
     planar 2-0 file is left; the search then backs up and tries the next cell.
@@ -147,7 +187,7 @@ def planar_force(
     >>> cells = PLANES[0]                      # level 1, planar k = cell k - 1
     >>> x = mask_of([cells[k - 1] for k in (1, 10, 14)])   # Citrenbaum Table III: opens at 6
     >>> [planar_cell(0, c) for c in planar_force(x, 0, 0, isolated=True)]
-    [6, 2, 16, 11, 13, 15, 5, 9, 7]
+    [6, 2, 16, 11, 13, 15, 7, 4, 5]
     >>> planar_force(mask_of([cells[k - 1] for k in (1, 10, 15)]), 0, 0, isolated=True) is None
     True
     """
@@ -158,11 +198,9 @@ def planar_force(
     def search(a: int, d: int) -> list[int] | None:
         if (a, d) in failed:
             return None
-        moves = two_zero_cells(a, d, plane_lines)
-        if watch_moves and not isolated:
-            moves |= watch_cells(a, d, plane)
+        extra = watch_cells(a, d, plane) if watch_moves and not isolated else 0
         found: list[tuple[int, int]] = []
-        for move in corners_first(moves, plane):
+        for move in search_order(a, d, plane, extra):
             threats = new_threats(a | 1 << move, d, move, scope)
             if threats & (threats - 1):
                 return [move]

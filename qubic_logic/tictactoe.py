@@ -33,6 +33,27 @@ LINES_OF: dict[int, tuple[int, ...]] = {
 
 Pos = tuple[int, ...]  # moves, most recent first
 
+#: The seed's worked examples (L984-1043): the moves before (X first, in play order), and the
+#: printed ``lmax[p1, -1000, 1000]`` and ``tmax[p1, -1000, 1000]``, transcribed.
+PRINTED_EXAMPLES: dict[str, dict] = {
+    "Example 1, board (O X _) (L999-1020)": {
+        "moves": [2, 1],
+        "line": "(0 5 10 6 4 7 3 11)",
+        "tree": "(0 (5 (10 6 (4 7 (3 11 0)))) ((3 7 (4 11 (5 10 -2))) (4 5 (11 7 (3 6 (10 0)))) "
+                "(6 5 (11 3 (7 10 (4 0)))) (7 5 (11 10 (4 6 (3 0)) (3 6 (4 0)) (6 3 (4 0)))) "
+                "(11 7 (4 5 (3 6 (10 0)))) (5 10 (11 4 (7 3 (6 0))) (7 3 (11 6 (4 0)) (4 6 (11 0)) "
+                "(6 4 (11 0))) (3 7 (4 11 -2)) (4 6 (11 3 (7 0)) (7 3 (11 0)) (3 7 (11 0))) "
+                "(6 4 (7 3 (11 0)))) (10 5 (11 7 (3 4 -2)))))",
+    },
+    "Example 2, board (O _ X) (L1025-1042)": {
+        "moves": [3, 1],
+        "line": "(3 11 6 7 5 10)",
+        "tree": "(3 (11 (6 7 (5 10 3))) ((2 7 (4 11 (5 0))) (4 5 (11 6 (2 0) (10 0) (7 0))) "
+                "(10 11 (5 7 (2 3))) (5 7 (4 6 (11 0) (10 0) (2 0))) (6 11 (5 7 (4 3))) "
+                "(7 5 (11 6 (10 3))) (11 6 (7 5 (10 3)))))",
+    },
+}
+
 
 def octal(n: int) -> str:
     """A number as the seed's LISP printed it (base 8).

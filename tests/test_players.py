@@ -12,8 +12,10 @@ from qubic_logic.match import play_game
 from qubic_logic.notation import format_cell, parse_cell
 from qubic_logic.players import get_player, player_names
 from qubic_logic.position import Game, Position
-from qubic_logic.search import linemax, lisp_repr, treemax, valmax, valmin, vmax, vmin
-from qubic_logic.tictactoe import TicTacToe, octal_repr
+from qubic_logic.search import INFINITY, linemax, lisp_repr, treemax, valmax, valmin, vmax, vmin
+from qubic_logic.tictactoe import PRINTED_EXAMPLES, TicTacToe, octal_repr
+
+from .conftest import random_position
 
 
 def generated_games(count: int, seed: int) -> list[Game]:
@@ -94,20 +96,7 @@ def test_hp67_as_x_opens_with_its_strategic_move():
 
 # -- McCarthy: the seed's tic-tac-toe examples (seed 002, L984-1043) ------------
 
-EXAMPLE_1 = {
-    "line": "(0 5 10 6 4 7 3 11)",
-    "tree": "(0 (5 (10 6 (4 7 (3 11 0)))) ((3 7 (4 11 (5 10 -2))) (4 5 (11 7 (3 6 (10 0)))) "
-            "(6 5 (11 3 (7 10 (4 0)))) (7 5 (11 10 (4 6 (3 0)) (3 6 (4 0)) (6 3 (4 0)))) "
-            "(11 7 (4 5 (3 6 (10 0)))) (5 10 (11 4 (7 3 (6 0))) (7 3 (11 6 (4 0)) (4 6 (11 0)) "
-            "(6 4 (11 0))) (3 7 (4 11 -2)) (4 6 (11 3 (7 0)) (7 3 (11 0)) (3 7 (11 0))) "
-            "(6 4 (7 3 (11 0)))) (10 5 (11 7 (3 4 -2)))))",
-}
-EXAMPLE_2 = {
-    "line": "(3 11 6 7 5 10)",
-    "tree": "(3 (11 (6 7 (5 10 3))) ((2 7 (4 11 (5 0))) (4 5 (11 6 (2 0) (10 0) (7 0))) "
-            "(10 11 (5 7 (2 3))) (5 7 (4 6 (11 0) (10 0) (2 0))) (6 11 (5 7 (4 3))) "
-            "(7 5 (11 6 (10 3))) (11 6 (7 5 (10 3)))))",
-}
+EXAMPLE_1, EXAMPLE_2 = PRINTED_EXAMPLES.values()
 
 
 @pytest.mark.parametrize("moves, expected", [([2, 1], EXAMPLE_1), ([3, 1], EXAMPLE_2)])
@@ -213,3 +202,26 @@ def test_example_scripts_reproduce_the_seeds():
     text = _run_example("mccarthy_tictactoe.py")
     assert f"lmax[p1, -1000, 1000] = {EXAMPLE_1['line']}" in text
     assert f"tmax[p1, -1000, 1000] = {EXAMPLE_2['tree']}" in text
+
+
+def test_mccarthy_ter_has_the_seeds_window_tests():
+    """Seed 002 L853-866: ter also ends a line no win can lift past alpha (or drop below beta)."""
+    from qubic_logic.players.mccarthy import WIN, Node, QubicSearch
+
+    class NoWindow(QubicSearch):
+        def ter(self, n, alpha, beta):
+            return n.position.is_over or n.level >= self.depth
+
+    search = QubicSearch(3)
+    node = Node(Position(), None, 1)
+    assert not search.ter(node, -1000, 1000)
+    assert search.ter(node, WIN - 1, WIN)   # even a win next move (WIN - 2) cannot reach alpha
+    assert search.ter(node, -WIN, -(WIN - 1))
+    rng = random.Random(41)
+    for _ in range(12):
+        p = random_position(rng, rng.randint(6, 14))
+        if p.is_over:
+            continue
+        root = Node(p, None, 0)
+        run = valmax if p.to_move == "x" else valmin
+        assert run(search, root, -INFINITY, INFINITY) == run(NoWindow(3), root, -INFINITY, INFINITY)

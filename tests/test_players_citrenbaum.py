@@ -9,7 +9,7 @@ import pytest
 
 from qubic_logic.bitboard import major_cells, threat_cells
 from qubic_logic.core import shortest_forced_win
-from qubic_logic.geometry import LINE_MASKS, LINES_THROUGH, PLANE_MASKS, PLANES, mask_of
+from qubic_logic.geometry import LINE_MASKS, LINES, LINES_THROUGH, PLANE_MASKS, PLANES, mask_of
 from qubic_logic.planes import PLANAR_FILES, PLANE_LINE_MASKS, excess, planar_force, watch_cells
 from qubic_logic.players import get_player
 from qubic_logic.players.citrenbaum_1107 import excess_planes, planar_offence
@@ -149,6 +149,50 @@ def test_first_major_cell_is_a_major_cell_exactly_when_there_is_one():
         assert (cell is None) == (majors == 0)
         if cell is not None:
             assert majors >> cell & 1
+
+
+def _colt_as_listed(a: int, d: int) -> int | None:
+    """The listing's loops, transcribed (seed 000 L4513-4531): TAB20 = the 2-0 files in file
+    order; CTABLE = their FILECELLS, four per file, 0-terminated; QTABLE = CTABLE's entries not in
+    the position; COLT: J=1, K=2; if QTABLE(J) = QTABLE(K) then RELATED else K=K+1; ... Cells are
+    stored 1..64 as in the listing (0 ends a table)."""
+    tab20 = [i for i, lm in enumerate(LINE_MASKS) if not lm & d and (lm & a).bit_count() == 2]
+    ctable = [c + 1 for i in tab20 for c in LINES[i]] + [0]
+    qtable = [c for c in ctable[:-1] if not a >> (c - 1) & 1] + [0, 0]
+    j, k = 0, 1
+    while qtable[k] > 0:
+        if qtable[j] == qtable[k]:
+            return qtable[j] - 1  # RELATED: NUMO = QTABLE(J)
+        k += 1
+        if qtable[k] > 0:
+            continue
+        j += 1
+        k = j + 1
+    return None
+
+
+def test_pdp4_reply_is_the_colt_scan(capsys):
+    """Must show: at moves:24,14,48,19,4,7,28,9,52,38 the PDP-4 plays what COLT gives."""
+    from qubic_logic.cli import main
+    from qubic_logic.notation import parse_position
+
+    p = parse_position("moves:24,14,48,19,4,7,28,9,52,38")
+    expected = _colt_as_listed(*_sides(p))
+    assert main(["reply", "citrenbaum-pdp4", "moves:24,14,48,19,4,7,28,9,52,38"]) == 0
+    assert capsys.readouterr().out.startswith(f"citrenbaum-pdp4 (X) plays {expected}: ")
+    # The old rule (the cell whose second recording comes first) picks another major cell here.
+    majors = major_cells(*_sides(p))
+    assert majors >> expected & 1 and majors & ~(1 << expected)
+
+
+def test_colt_tie_break_on_generated_positions():
+    differs = 0
+    for p in _positions(15, 400, 8, 30):
+        a, d = _sides(p)
+        assert first_major_cell(a, d) == _colt_as_listed(a, d)
+        assert first_major_cell(d, a) == _colt_as_listed(d, a)
+        differs += bin(major_cells(a, d)).count("1") > 1
+    assert differs > 20  # the tie-break is exercised
 
 
 @pytest.mark.parametrize("name", CITRENBAUM)
@@ -335,3 +379,80 @@ def test_games_finish_against_each_other_and_random(name):
             while not game.position.is_over:
                 game.play(players[game.position.to_move].choose(game).cell)
             assert game.position.winner or game.position.is_draw
+
+
+# --- the 1107's planar search order (seed 000 L5740-5768) ------------------------------------
+
+
+def _cell20_as_listed(a: int, d: int, plane: int) -> list[int]:
+    """The listing, transcribed: CELL20 from the planar files; then
+    FOR I=1,4,13,16 DO FOR J=1..COUNT20 DO IF RCTABLE(I) EQL CELL20(J) THEN GO TO M7;
+    M7: K=CELL20(1); R=CELL20(2); CELL20(1)=CELL20(J); N = J+1 if J is odd else J-1;
+    CELL20(2)=CELL20(N); CELL20(J)=K; CELL20(N)=R (1-based)."""
+    rctable = PLANES[plane]
+    c20 = [0]  # 1-based
+    for lm in PLANAR_FILES[plane]:
+        if not lm & d and (lm & a).bit_count() == 2:
+            c20 += [c for c in rctable if lm >> c & 1 and not a >> c & 1]
+    for i in (1, 4, 13, 16):
+        js = [j for j in range(1, len(c20)) if c20[j] == rctable[i - 1]]
+        if js:
+            j = js[0]
+            k, r = c20[1], c20[2]
+            c20[1] = c20[j]
+            n = j + 1 if j % 2 == 1 else j - 1
+            c20[2] = c20[n]
+            c20[j], c20[n] = k, r
+            break
+    return c20[1:]
+
+
+def _isolated_planes(seed: int, count: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        cells = rng.sample(PLANES[0], rng.randint(4, 9))
+        x, o = cells[: (len(cells) + 1) // 2 + 1], cells[(len(cells) + 1) // 2 + 1 :]
+        yield mask_of(x), mask_of(o)
+
+
+def test_cell20_is_the_listings_table_and_swap():
+    from qubic_logic.planes import cell20
+
+    for a, d in _isolated_planes(51, 600):
+        assert cell20(a, d, 0) == _cell20_as_listed(a, d, 0)
+
+
+def test_planar_search_tries_moves_in_cell20_order():
+    """The first move of the found sequence is the first CELL20 cell (first occurrence) that
+    leads to a force; every cell before it fails. Against the old order (all corners first)
+    the first move differs in a few per cent of the planes with a force."""
+    from qubic_logic.planes import new_threats
+
+    def leads(a, d, move):
+        threats = new_threats(a | 1 << move, d, move, PLANE_LINE_MASKS[0])
+        if threats & (threats - 1):
+            return True
+        if not threats:
+            return False
+        a2, d2 = a | 1 << move, d | threats
+        if new_threats(d2, a2, threats.bit_length() - 1, PLANE_LINE_MASKS[0]):
+            return False
+        return planar_force(a2, d2, 0, isolated=True) is not None
+
+    forced = differs = 0
+    for a, d in _isolated_planes(52, 600):
+        found = planar_force(a, d, 0, isolated=True)
+        order = list(dict.fromkeys(_cell20_as_listed(a, d, 0)))
+        if found is None:
+            continue
+        forced += 1
+        doubles = [m for m in order if _cell20_as_listed(a, d, 0).count(m) > 1]
+        if doubles:  # M9: a related pair (a CELL20 entry that recurs) is taken first
+            assert found == (doubles[0],)
+            continue
+        first = order.index(found[0])
+        assert all(not leads(a, d, m) for m in order[:first])
+        corners = [m for m in order if m in (PLANES[0][0], PLANES[0][3], PLANES[0][12], PLANES[0][15])]
+        old = sorted(corners) + sorted(m for m in order if m not in corners)
+        differs += next(m for m in old if leads(a, d, m)) != found[0]
+    assert forced > 100 and differs > 0

@@ -10,10 +10,11 @@ from qubic_logic.bitboard import threat_cells
 from qubic_logic.core import shortest_forced_win
 from qubic_logic.errors import QubicError
 from qubic_logic.geometry import PLANES, mask_of
-from qubic_logic.notation import parse_mcdaniel
+from qubic_logic.notation import format_cell, parse_mcdaniel
 from qubic_logic.planes import PLANAR_PRIMES, planar_force
 from qubic_logic.players import get_player
 from qubic_logic.players.mcdaniel import CUBIC_PRIMES, planar_traps
+from qubic_logic.players.stored_games import stored_games
 from qubic_logic.players.whiz import Tables, Whiz, whiz
 from qubic_logic.position import Game, Position, other
 from qubic_logic.referee import replay_forced_win
@@ -25,8 +26,8 @@ def _position(text: str) -> Position:
     return Position.from_cells(parse_mcdaniel(text))
 
 
-def _choose(text: str):
-    return get_player("mcdaniel").choose(Game(parse_mcdaniel(text) if text else []))
+def _choose(text: str, disk: str = "on"):
+    return get_player("mcdaniel", disk=disk).choose(Game(parse_mcdaniel(text) if text else []))
 
 
 def _sides(p: Position) -> tuple[int, int]:
@@ -48,14 +49,14 @@ def test_denem_chose_27_for_1_2_22_4():
     """L611: "For the situation 1-2,22-4 DENEM chose 27"; no forced win exists there."""
     assert whiz(*_sides(_position("1-2,22-4"))) is None
     assert not shortest_forced_win(_position("1-2,22-4")).found
-    assert _choose("1-2,22-4").cell + 1 == 27
+    assert _choose("1-2,22-4", disk="off").cell + 1 == 27
 
 
 def test_genex_generates_26_after_27_16_where_ml64_finds_no_solution():
     """L625: after 1-2,22-4,27-16 "ML64 reports no solution" and GENEX generates 26."""
     p = _position("1-2,22-4,27-16")
     assert whiz(*_sides(p)) is None and not shortest_forced_win(p).found
-    move = _choose("1-2,22-4,27-16")
+    move = _choose("1-2,22-4,27-16", disk="off")  # the program's own choice, before it was stored
     assert move.cell + 1 == 26 and move.explanation.startswith("DENEM")
 
 
@@ -95,7 +96,7 @@ def test_the_ml64_line_wins_against_exactly_the_44_listed_replies():
 
 def test_mcdaniel_starts_a_winning_force_after_27_3():
     p = _position("1-2,22-4,27-3")
-    move = _choose("1-2,22-4,27-3")
+    move = _choose("1-2,22-4,27-3", disk="off")
     assert move.explanation.startswith("WHIZ")
     solution = whiz(*_sides(p))
     assert solution[0] == move.cell
@@ -176,7 +177,7 @@ def test_genex_blocks_a_planar_trap_with_a_planar_prime():
 
 def test_priority_win_then_whiz_then_block():
     rng = random.Random(32)
-    player = get_player("mcdaniel")
+    player = get_player("mcdaniel", disk="off")
     seen = set()
     for _ in range(300):
         p = random_position(rng, rng.randint(6, 26))
@@ -226,3 +227,69 @@ def test_games_finish_on_both_sides(opponent):
             assert game.position.at(cell) == "."
             game.play(cell)
         assert game.position.winner or game.position.is_draw
+
+
+# --- the disk: Appendix C's stored games (seed 003 L715-721, L1069-1395) ---------------------
+
+
+def test_reply_after_27_3_is_43_from_the_stored_games(capsys):
+    """Fig. 24 (L654) and the first Appendix C record (L1073): after 1-2,22-4,27-3 X plays 43."""
+    from qubic_logic.cli import main
+
+    assert main(["reply", "mcdaniel", "1-2,22-4,27-3", "--notation", "number"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("mcdaniel (X) plays 43: from the stored games")
+    assert "43-64,11-59,17-32,49-33,16-38,6 (a win in 6 moves)" in out
+    assert main(["reply", "mcdaniel:disk=off", "1-2,22-4,27-3", "--notation", "lrc"]) == 0
+    out = capsys.readouterr().out
+    whiz_first = whiz(*_sides(_position("1-2,22-4,27-3")))[0]
+    assert out.startswith(f"mcdaniel:disk=off (X) plays {format_cell(whiz_first, 'lrc')}: WHIZ: starts a forced win")
+
+
+def test_disk_switch_rejects_other_values():
+    with pytest.raises(QubicError, match="expected disk=on or disk=off"):
+        get_player("mcdaniel", disk="maybe")
+
+
+def test_every_stored_game_is_replayed_move_for_move_as_x():
+    """With the disk on, the player as X reproduces each legal Appendix C game, except where an
+    earlier game asks for another move after the same moves (the first found wins)."""
+    games = stored_games()
+    first: dict[tuple[int, ...], int] = {}
+    for g in games:
+        for i in range(0, len(g.moves), 2):
+            first.setdefault(g.moves[:i], g.moves[i])
+    reproduced = conflicting = 0
+    for g in games:
+        player = get_player("mcdaniel")
+        same = all(player.choose(Game(list(g.moves[:i]))).cell == g.moves[i] for i in range(0, len(g.moves), 2))
+        agrees = all(first[g.moves[:i]] == g.moves[i] for i in range(0, len(g.moves), 2))
+        assert same == agrees
+        reproduced += same
+        conflicting += not agrees
+    assert reproduced + conflicting == len(games) == 1278
+    assert conflicting == 2  # O's 24 listed twice: L1089 and L1092, L1154 and L1157
+
+
+def test_stored_force_counts_down():
+    game = Game(parse_mcdaniel("1-2,22-4,27-3"))
+    player = get_player("mcdaniel", disk="off")
+    counts = []
+    while not game.position.is_over:
+        move = player.choose(game)
+        counts.append(int(move.explanation.split("a win in ")[1].split()[0]))
+        game.play(move.cell)
+        if game.position.is_over:
+            break
+        threats = threat_cells(game.position.x, game.position.o)
+        game.play((threats & -threats).bit_length() - 1)
+    assert counts == list(range(counts[0], 0, -1)) and counts[0] > 1
+
+
+@pytest.mark.parametrize("before", ["1-2,22-4,27-17", "1-2,22-4,27-32"])
+def test_genex_plays_appendix_c_26_after_27_17_and_27_32(before):
+    """Appendix C (L1201, L1220): no WHIZ solution there, and the program played 26."""
+    p = _position(before)
+    assert whiz(*_sides(p)) is None
+    move = _choose(before, disk="off")
+    assert move.cell + 1 == 26 and move.explanation.startswith("DENEM")

@@ -259,26 +259,12 @@ def table_iii_003() -> Figures:
             "stopped_lines_o_still_wins": [line for line, r in results.items() if r == "stop, O still wins"]}
 
 
-def _games(record: seedtext.Record) -> list[list[tuple[int, int]]]:
-    """Expand a record's runs of O alternatives into games: lists of (signed cell, seed line)."""
-    games: list[list[tuple[int, int]]] = [[]]
-    i, tokens = 0, record.tokens
-    while i < len(tokens):
-        j = i
-        while tokens[i] < 0 and j < len(tokens) and tokens[j] < 0:
-            j += 1
-        run = list(zip(tokens[i:j], record.token_lines[i:j])) if j > i + 1 else [(tokens[i], record.token_lines[i])]
-        games = [g + [alt] for g in games for alt in run]
-        i = max(j, i + 1)
-    return games
-
-
 def appendix_c() -> Figures:
     records = seedtext.appendix_c()
     total = ok = 0
     bad_records = set()
     for r, record in enumerate(records):
-        for game in _games(record):
+        for game in seedtext.record_games(record):
             total += 1
             p = Position()
             try:

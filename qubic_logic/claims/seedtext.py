@@ -12,6 +12,7 @@ where it came from. Cells stay in the seed's own numbering (1..64 or planar
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 
@@ -146,6 +147,26 @@ def appendix_c(name: str = "seed003-appendix-c.txt") -> list[Record]:
     return records
 
 
+def record_games(record: Record) -> list[list[tuple[int, int]]]:
+    """Expand a record's runs of O alternatives into games: lists of ``(signed cell, seed line)``.
+
+    A run of several negative tokens lists O replies that share the continuation (L625).
+
+    >>> [[c for c, _ in g] for g in record_games(Record(1, (1, -2, -3, 4), (1, 1, 1, 1)))]
+    [[1, -2, 4], [1, -3, 4]]
+    """
+    games: list[list[tuple[int, int]]] = [[]]
+    i, tokens = 0, record.tokens
+    while i < len(tokens):
+        j = i
+        while tokens[i] < 0 and j < len(tokens) and tokens[j] < 0:
+            j += 1
+        run = list(zip(tokens[i:j], record.token_lines[i:j])) if j > i + 1 else [(tokens[i], record.token_lines[i])]
+        games = [g + [alt] for g in games for alt in run]
+        i = max(j, i + 1)
+    return games
+
+
 def table_iii(name: str = "seed003-table-iii.txt") -> list[Entry]:
     """McDaniel's Table III variations of the 1,4,13 trap: planar moves O, X, O, X, ... in order;
     ``label`` is ``'solution'``, ``'reference'`` (a "See"/"Same as" line, no moves) or ``''``.
@@ -182,3 +203,44 @@ def sample_game(name: str = "seed004-sample-game.txt") -> list[tuple[int, str, s
         if m:
             out.append((number, m.group(2), m.group(3)))
     return out
+
+
+#: Reasons the 1107 program printed (Citrenbaum, seed 000 App. III), matched on the OCR'd words:
+#: (kind, pattern). A line counts once, for the first pattern it matches.
+REASON_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("preset move", r"preset"),
+    ("makes a 4-0 file (wins)", r"4-0 file"),
+    ("forms two 3-0 files", r"two 3-0"),
+    ("moves to a watch cell", r"moves to [xo]watch"),
+    ("starts a TFS", r"starts a tfs"),
+    ("continues a TFS", r"continues tfs"),
+    ("blocks a TFS", r"\ba t[fe]s\b"),
+    ("blocks a related pair", r"related"),
+    ("blocks a three in a row", r"[o0]\W?-\W?[%]?3|3-0 (file|pile)"),
+    ("forms an excess plane", r"\ban [@e]xcess|forms excess"),
+)
+
+
+def appendix_iii_reasons(name: str = "seed000-appendix-iii.txt") -> dict[str, Counter[str]]:
+    """Citrenbaum's Appendix III: for each game, how often each reason was printed (as far as the
+    OCR can be read: reasons split over columns are counted by their distinctive words).
+
+    >>> games = appendix_iii_reasons()
+    >>> list(games), games["Game Three"]["continues a TFS"]
+    (['Game One', 'Game Two', 'Game Three'], 2)
+    """
+    games: dict[str, Counter[str]] = {}
+    current: Counter[str] | None = None
+    for _number, text in excerpt_lines(name):
+        heading = re.search(r"Game (One|Two|Three)", text)
+        if heading:
+            current = games.setdefault(f"Game {heading.group(1)}", Counter())
+            continue
+        if current is None:
+            continue
+        low = text.lower().replace("=", "-").replace("~", "-")
+        for kind, pattern in REASON_PATTERNS:
+            if re.search(pattern, low):
+                current[kind] += 1
+                break
+    return games

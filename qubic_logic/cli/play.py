@@ -106,7 +106,7 @@ class Session:
             move = engine.choose(self.game)
             self.game.play(move.cell)
             self.console.print(f"{self.who(side)} plays {format_cell(move.cell, self.notation)}: "
-                               f"{move.explanation}")
+                               f"{move.explain(self.notation)}")
             self.show()
         return self.result()
 

@@ -21,9 +21,9 @@ def run(args: argparse.Namespace) -> int:
     move = player.choose(game)
     if args.json:
         print_json({"player": args.player, "side": side, "move": move.cell,
-                    "cell": format_cell(move.cell, args.notation), "explanation": move.explanation})
+                    "cell": format_cell(move.cell, args.notation), "explanation": move.explain(args.notation)})
         return 0
-    print(f"{args.player} ({side.upper()}) plays {format_cell(move.cell, args.notation)}: {move.explanation}")
+    print(f"{args.player} ({side.upper()}) plays {format_cell(move.cell, args.notation)}: {move.explain(args.notation)}")
     return 0
 
 

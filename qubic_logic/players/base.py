@@ -7,21 +7,43 @@ explanation such as ``"blocks a 0-3 file"``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from ..core import threats
 from ..errors import QubicError
 from ..geometry import cells_of
+from ..notation import format_cell
 from ..position import Game, Position, other
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A chosen cell (0..63) and why it was chosen."""
+    """A chosen cell (0..63) and why it was chosen.
+
+    ``explanation`` names cells as 0..63; a move made with :meth:`citing` also keeps
+    the cells it names, so :meth:`explain` can write them in any cell notation.
+
+    >>> m = Move.citing(42, "stored game: {0}-{1}, then {2}", 42, 63, 10)
+    >>> m.explanation, m.explain("number"), m.explain("lrc")
+    ('stored game: 42-63, then 10', 'stored game: 43-64, then 11', 'stored game: 333-444, then 133')
+    """
 
     cell: int
     explanation: str = ""
+    template: str = field(default="", repr=False, compare=False)
+    cells: tuple[int, ...] = field(default=(), repr=False, compare=False)
+
+    @classmethod
+    def citing(cls, cell: int, template: str, *cells: int) -> Move:
+        """A move whose explanation ``template`` names ``cells`` as ``{0}``, ``{1}``, ..."""
+        return cls(cell, template.format(*cells), template, tuple(cells))
+
+    def explain(self, notation: str = "index") -> str:
+        """The explanation with its cells in ``notation`` (one of ``notation.CELL_FORMS``)."""
+        if not self.template:
+            return self.explanation
+        return self.template.format(*(format_cell(c, notation) for c in self.cells))
 
 
 class Player(Protocol):
@@ -69,7 +91,7 @@ def winning_move(position: Position) -> Move | None:
     if not mine:
         return None
     cell = cells_of(mine)[0]
-    return Move(cell, f"wins: completes a 3-0 line at {cell}")
+    return Move.citing(cell, "wins: completes a 3-0 line at {0}", cell)
 
 
 def blocking_move(position: Position) -> Move | None:
@@ -82,4 +104,4 @@ def blocking_move(position: Position) -> Move | None:
     if not theirs:
         return None
     cell = cells_of(theirs)[0]
-    return Move(cell, f"blocks a 0-3 line at {cell}")
+    return Move.citing(cell, "blocks a 0-3 line at {0}", cell)

@@ -25,7 +25,7 @@ from .citrenbaum_pdp4 import (
     first_major_cell,
     own_related_pair,
 )
-from .stored_force import StoredForce
+from .stored_force import StoredForce, sequence_move
 
 PRESET_PLIES = 4
 """The first four plies are preset moves ("IF OPPMOV LSS 5 THEN GO TO PRESET", L5062)."""
@@ -101,7 +101,7 @@ class ForcingCitrenbaum:
         self.preset.follow(game)
         planned = self.memory.continuation(game)
         if planned is not None:
-            return Move(planned[0], f"continues the terminal forcing sequence in {planned[1]}")
+            return planned
         return self._strategy(game, game.position)
 
     def _strategy(self, game: Game, position: Position) -> Move:
@@ -149,8 +149,9 @@ class Citrenbaum1107(ForcingCitrenbaum):
         found = planar_offence(a, d)
         if found is not None:
             plane, sequence = found
-            self.memory.store(game.moves, sequence, f"plane {plane + 1}")
-            return Move(sequence[0], f"starts a terminal forcing sequence in plane {plane + 1}")
+            self.memory.store(game.moves, sequence, f"the terminal forcing sequence in plane {plane + 1}")
+            return sequence_move(f"starts a terminal forcing sequence in plane {plane + 1}: {{line}} "
+                                 "(a win in {moves})", sequence)
         if relpr:
             return block_related_pair(position, self.concede)  # type: ignore[return-value]
         theirs = planar_offence(d, a)

@@ -32,6 +32,7 @@ from .citrenbaum_pdp4 import (
     elementary_step,
     own_related_pair,
 )
+from .stored_force import sequence_move
 
 Threat = tuple[str, tuple[int, ...]]
 """A planar threat: its description (e.g. ``'plane 17'``) and its forcing sequence."""
@@ -211,8 +212,9 @@ class CitrenbaumGeneral(ForcingCitrenbaum):
         if found is None:
             return None
         name, sequence = found
-        self.memory.store(game.moves, sequence, name)
-        return Move(sequence[0], f"starts a terminal forcing sequence in {name}")
+        self.memory.store(game.moves, sequence, f"the terminal forcing sequence in {name}")
+        return sequence_move(f"starts a terminal forcing sequence in {name}: {{line}} (a win in {{moves}})",
+                             sequence)
 
     def _defence(self, position: Position) -> Move | None:
         a, d = self._masks(position)

@@ -11,7 +11,7 @@ also holds the *elementary strategy* the UNIVAC 1107 program reused
 >>> from qubic_logic.notation import parse_position
 >>> p = parse_position('moves:0,16,1,17,4,18')     # O (16, 17, 18) threatens 19
 >>> elementary_step(p, concede=False).explanation
-'blocks a 0-3 file'
+'blocks a 0-3 file at 19'
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import random as _random
 
 from ..bitboard import threat_cells
-from ..geometry import LINE_MASKS, LINES_THROUGH
+from ..geometry import LINE_MASKS, LINES, LINES_THROUGH
 from ..position import Game, Position, other
 from .base import Move, register
 
@@ -45,23 +45,36 @@ def first_file_cell(a: int, d: int, marks: int) -> int | None:
     return None
 
 
-def first_major_cell(a: int, d: int) -> int | None:
-    """Major cell of ``a``'s first related pair, by Appendix I procedure 3 (L2725-2744).
+def colt_table(a: int, d: int) -> list[int]:
+    """QTABLE: the vacant cells of ``a``'s 2-0 files, file by file in file order (seed 000 L4513-4527).
 
-    "Check the 76 files for 2-0 files. If any are found, record the vacant
-    cells in those files. If any cell is recorded twice it is a major cell."
+    The listing fills TAB20 with the 2-0 files as its tally meets them (L4345),
+    copies each file's four FILECELLS into CTABLE and keeps the vacant ones.
+
+    >>> from qubic_logic.geometry import mask_of
+    >>> colt_table(mask_of([1, 2, 16, 32]), 0)      # files 0-1-2-3 and 0-16-32-48
+    [0, 3, 0, 48]
+    """
+    return [c for line, lm in zip(LINES, LINE_MASKS)
+            if not lm & d and (lm & a).bit_count() == 2 for c in line if not a >> c & 1]
+
+
+def first_major_cell(a: int, d: int) -> int | None:
+    """Major cell of ``a``'s related pair as the listing's COLT loop finds it (L4528-4531, L5299-5302).
+
+    COLT compares QTABLE(J) with every later QTABLE(K), J = 1, 2, ...: the
+    major cell is the *first entry of the table that occurs again later* —
+    Appendix I procedure 3, "if any cell is recorded twice it is a major
+    cell" (L2725-2744), with the listing's tie-break.
 
     >>> from qubic_logic.geometry import mask_of
     >>> first_major_cell(mask_of([1, 2, 16, 32]), 0)    # 0-1-2-3 and 0-16-32-48 meet at 0
     0
     """
-    recorded = 0
-    for lm in LINE_MASKS:
-        if not lm & d and (lm & a).bit_count() == 2:
-            cells = lm & ~a
-            if recorded & cells:
-                return _low(recorded & cells)
-            recorded |= cells
+    table = colt_table(a, d)
+    for j, cell in enumerate(table):
+        if cell in table[j + 1 :]:
+            return cell
     return None
 
 
@@ -124,18 +137,18 @@ def elementary_step(position: Position, concede: bool) -> Move | None:
     a, d = position.mask(me), position.mask(other(me))
     win = first_file_cell(a, d, 3)
     if win is not None:
-        return Move(win, "makes a 4-0 file")
+        return Move.citing(win, "makes a 4-0 file at {0}", win)
     block = first_file_cell(d, a, 3)
     if block is None:
         return None
-    text = "blocks a 0-3 file"
+    text = "blocks a 0-3 file at {0}"
     if concede:
         a2 = a | 1 << block
         if threat_cells(d, a) & ~(1 << block):
             text += "; concedes (rule 5a): the opponent has another 0-3 file"
         elif first_major_cell(d, a2) is not None and not threat_cells(a2, d):
             text += "; concedes (rule 5c): the opponent keeps a related pair"
-    return Move(block, text)
+    return Move.citing(block, text, block)
 
 
 def own_related_pair(position: Position) -> Move | None:
@@ -144,7 +157,7 @@ def own_related_pair(position: Position) -> Move | None:
     cell = first_major_cell(position.mask(me), position.mask(other(me)))
     if cell is None:
         return None
-    return Move(cell, "plays the major cell of a related pair (two 3-0 files)")
+    return Move.citing(cell, "plays the major cell {0} of a related pair (two 3-0 files)", cell)
 
 
 def block_related_pair(position: Position, concede: bool) -> Move | None:
@@ -158,10 +171,10 @@ def block_related_pair(position: Position, concede: bool) -> Move | None:
     cell = first_major_cell(d, a)
     if cell is None:
         return None
-    text = "blocks the opponent's related pair at its major cell"
+    text = "blocks the opponent's related pair at its major cell {0}"
     if concede and first_major_cell(d, a | 1 << cell) is not None:
         text += "; concedes (rule 5b): two independent related pairs"
-    return Move(cell, text)
+    return Move.citing(cell, text, cell)
 
 
 @register("citrenbaum-pdp4", "Citrenbaum 1965 ch. 4: related-pair strategy of the PDP-4 program")
@@ -178,7 +191,7 @@ class CitrenbaumPDP4:
 
     >>> game = Game([1, 0, 2, 16, 63, 32])          # X (1, 2) and O (0, 16, 32)
     >>> CitrenbaumPDP4(seed=1).choose(game)
-    Move(cell=48, explanation='blocks a 0-3 file')
+    Move(cell=48, explanation='blocks a 0-3 file at 48')
     """
 
     name = "citrenbaum-pdp4"
@@ -211,6 +224,7 @@ __all__ = [
     "block_related_pair",
     "elementary_step",
     "first_file_cell",
+    "colt_table",
     "first_major_cell",
     "own_related_pair",
 ]

@@ -9,7 +9,9 @@ problem-dependent functions, as seed §6 does for tic-tac-toe:
   threat alone, else every move with the threats (forcing moves) first.
   Within a group cells are ordered by the number of lines still open to
   the mover (a static ordering; the seed's order came from its hidden board).
-* ``ter`` — the game is over, or the search is ``depth`` moves deep.
+* ``ter`` — the game is over, the search is ``depth`` moves deep, or, with the
+  seed's window tests (L853-866), not even the quickest win still open can
+  leave the window (alpha, beta).
 * ``imval`` — to X (max): a win is worth ``1000 - level``; a position where
   the side to move has a threat cell counts as that win one move later (it is
   not "reasonably static", L17); otherwise the sum over lines of 1, 4, 16
@@ -19,7 +21,7 @@ problem-dependent functions, as seed §6 does for tic-tac-toe:
 >>> from qubic_logic.position import Game
 >>> m = McCarthyPlayer().choose(Game([0, 16, 1, 17, 2]))
 >>> m.cell, m.explanation.split(':')[0]
-(3, 'blocks a 0-3 line')
+(3, 'blocks a 0-3 line at 3')
 """
 
 from __future__ import annotations
@@ -74,7 +76,14 @@ class QubicSearch:
         self.depth = depth
 
     def ter(self, n: Node, alpha: float, beta: float) -> bool:
-        return n.position.is_over or n.level >= self.depth
+        """The seed's ``ter`` (L853-866): over, ``depth`` deep, or outside the window.
+
+        As ``11 - level < alpha`` and ``-11 + level > beta`` in the seed's tic-tac-toe, a
+        node is terminal when not even the quickest win still open (X's or O's next move,
+        worth ``WIN - level - 1``) could move the value past ``alpha`` or ``beta``.
+        """
+        best = WIN - n.level - 1
+        return n.position.is_over or n.level >= self.depth or best < alpha or -best > beta
 
     def imval(self, n: Node) -> int:
         return static_value(n.position, n.level)
@@ -131,10 +140,11 @@ class McCarthyPlayer:
         p = game.position
         moves, rule = ordered_moves(p)
         if len(moves) == 1:
-            return Move(moves[0], f"{rule}: the only successor")
+            return Move.citing(moves[0], f"{rule} at {{0}}: the only successor", moves[0])
         root = Node(p, None, 0)
         search = linemax if p.to_move == "x" else linemin
         result = search(self.search, root, -INFINITY, INFINITY)
         value, line = qa(result), to_list(qd(result))
-        return Move(line[0], f"alpha-beta to depth {self.search.depth}: value {value} to X, "
-                             f"line {' '.join(map(str, line))}")
+        cells = " ".join(f"{{{i}}}" for i in range(len(line)))
+        return Move.citing(line[0], f"alpha-beta to depth {self.search.depth}: value {value} to X, line {cells}",
+                           *line)

@@ -16,10 +16,12 @@ from __future__ import annotations
 from ..bitboard import threat_cells
 from ..geometry import LINE_MASKS, LINES_THROUGH, PLANE_MASKS, PLANES_THROUGH, cells_of
 from ..planes import PLANAR_PRIMES, planar_cell, planar_force, plane_counts
+from ..errors import QubicError
 from ..position import Game, other
 from .base import Move, register
 from .citrenbaum_pdp4 import SEVEN_FILE_CELLS
-from .stored_force import StoredForce
+from .stored_force import StoredForce, sequence_move
+from .stored_games import disk as stored_disk
 from .whiz import Whiz
 
 CUBIC_PRIMES: tuple[int, ...] = SEVEN_FILE_CELLS
@@ -48,16 +50,25 @@ def planar_traps(a: int, d: int) -> list[int]:
     return traps
 
 
-def denem_key(a: int, d: int, cell: int) -> tuple[int, int, int]:
+def denem_key(a: int, d: int, cell: int) -> tuple[int, int, int, int]:
     """DENEM's preference for ``cell``: "a plane that contains other markers for X
-    and as few markers for O as is possible" (L611).
+    and as few markers for O as is possible" (L611), "for the express purpose of
+    developing a planar trap" (L727).
 
-    Own cells counted over the planes through ``cell`` that hold no opponent
-    cell, then fewer opponent cells over all its planes, then the lower cell.
+    First the planes through ``cell`` where the move leaves three or more own
+    planar primes against at most one opponent cell (traps in the making, Table IV);
+    then own cells counted over the planes through ``cell`` that hold no opponent
+    cell; then fewer opponent cells over all its planes; then the lower cell.
+    The first term is our reading: it is the one of those we tried that gives all
+    four of the program's printed choices (27 after 1-2,22-4, L611; 26 after 27-16,
+    L625; 26 after 27-17 and 27-32, Appendix C L1201, L1220).
     """
+    after = a | 1 << cell
+    traps = sum(1 for p in PLANES_THROUGH[cell]
+                if (after & PLANAR_PRIMES[p]).bit_count() >= 3 and (d & PLANE_MASKS[p]).bit_count() <= 1)
     own = sum((a & PLANE_MASKS[p]).bit_count() for p in PLANES_THROUGH[cell] if not d & PLANE_MASKS[p])
     opp = sum((d & PLANE_MASKS[p]).bit_count() for p in PLANES_THROUGH[cell])
-    return own, -opp, -cell
+    return traps, own, -opp, -cell
 
 
 def _makes_three(a: int, d: int, cell: int) -> bool:
@@ -77,9 +88,11 @@ def denem(a: int, d: int) -> Move:
     quiet = [c for c in vacant if not _makes_three(a, d, c)] or vacant
     pool = [c for c in quiet if c in CUBIC_PRIMES] or quiet
     cell = max(pool, key=lambda c: denem_key(a, d, c))
+    after = a | 1 << cell
     plane = max(
         PLANES_THROUGH[cell],
-        key=lambda p: (not d & PLANE_MASKS[p], (a & PLANE_MASKS[p]).bit_count()),
+        key=lambda p: ((after & PLANAR_PRIMES[p]).bit_count() >= 3 and (d & PLANE_MASKS[p]).bit_count() <= 1,
+                       not d & PLANE_MASKS[p], (a & PLANE_MASKS[p]).bit_count()),
     )
     own, opp = (a & PLANE_MASKS[plane]).bit_count(), (d & PLANE_MASKS[plane]).bit_count()
     kind = "prime cell" if cell in CUBIC_PRIMES else "cell"
@@ -112,49 +125,63 @@ def genex(a: int, d: int) -> Move:
     return Move(cell, f"GENEX: blocks a planar trap in {where}")
 
 
-@register("mcdaniel", "McDaniel 1975: fixed opening 1 then 22 (13), WHIZ force search, GENEX/DENEM")
+DISK_SWITCH = {"on": True, "off": False}
+
+
+@register("mcdaniel", "McDaniel 1975: fixed opening 1 then 22 (13), stored games, WHIZ force search, GENEX/DENEM")
 class McDaniel:
     """McDaniel's program (seed 003 L715-727), playing either side.
 
     1. Continue a WHIZ solution while the opponent blocks as planned
        (a stored solution is "played as specified", L621).
     2. As X, the fixed opening: cell 1, then 22 — or 13 if O took 22 (L378).
-    3. WHIZ: if the side to move has a forced win by forces and blocks, start it.
-    4. Block the opponent's three in a row (the program only considers moves
+    3. The disk: if the game so far is one of the stored games of Appendix C,
+       play the stored move (L715-721; :mod:`~qubic_logic.players.stored_games`).
+       ``disk='off'`` plays without it, WHIZ alone.
+    4. WHIZ: if the side to move has a forced win by forces and blocks, start it.
+    5. Block the opponent's three in a row (the program only considers moves
        that "block direct threats, build traps or force", L374).
-    5. GENEX: block a planar trap of the opponent; else DENEM's stay-away move.
+    6. GENEX: block a planar trap of the opponent; else DENEM's stay-away move.
 
-    The disk of stored solutions (L715) is not available; WHIZ, which "will
-    find" any solution, stands in for it, within ``time_limit`` seconds per
-    move (default 1.0). As O the same loop runs from O's side.
+    WHIZ runs within ``time_limit`` seconds per move (default 1.0). As O the
+    same loop runs from O's side (the disk holds X's games only).
     """
 
     name = "mcdaniel"
 
-    def __init__(self, seed: int | None = None, time_limit: float | None = 1.0) -> None:
+    def __init__(self, seed: int | None = None, time_limit: float | None = 1.0, disk: str | bool = "on") -> None:
+        if isinstance(disk, str) and disk.lower() in DISK_SWITCH:
+            disk = DISK_SWITCH[disk.lower()]
+        if not isinstance(disk, bool):
+            raise QubicError(f"mcdaniel: disk={disk!r}; expected disk=on or disk=off")
         self.time_limit = time_limit
+        self.disk = stored_disk() if disk else None
         self.memory = StoredForce()
 
     def choose(self, game: Game) -> Move:
         planned = self.memory.continuation(game)
         if planned is not None:
-            return Move(planned[0], f"continues {planned[1]}")
+            return planned
         position = game.position
         fixed = self._opening(game)
         if fixed is not None:
             return fixed
+        stored = self.disk.lookup(game.moves) if self.disk is not None and position.to_move == "x" else None
+        if stored is not None:
+            return sequence_move(f"from the stored games (Appendix C, record at seed line L{stored.line}): "
+                                 "{line} (a win in {moves})", stored.remaining)
         me = position.to_move
         a, d = position.mask(me), position.mask(other(me))
         solution = Whiz(a, d, self.time_limit).solve()
         if solution is not None:
             if len(solution) == 1:
-                return Move(solution[0], "makes four in a row")
-            moves = len(solution) // 2 + 1
-            self.memory.store(game.moves, solution, f"the WHIZ solution (a win in {moves} moves)")
-            return Move(solution[0], f"WHIZ: starts a forced win in {moves} moves")
+                return Move.citing(solution[0], "makes four in a row at {0}", solution[0])
+            self.memory.store(game.moves, solution, "the WHIZ solution")
+            return sequence_move("WHIZ: starts a forced win: {line} (a win in {moves})", solution)
         theirs = threat_cells(d, a)
         if theirs:
-            return Move((theirs & -theirs).bit_length() - 1, "blocks a three in a row")
+            cell = (theirs & -theirs).bit_length() - 1
+            return Move.citing(cell, "blocks a three in a row at {0}", cell)
         return genex(a, d)
 
     @staticmethod
