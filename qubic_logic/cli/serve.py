@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
                          "choose another --port (0 takes a free one)") from None
     host, port = sock.getsockname()[:2]
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    print(f"qubic serve: {url} (pages: play, analyse, puzzles, verify; API schema at {url}docs); "
+    print(f"qubic serve: {url} (pages: play, analyse, puzzles, verify; API at {url}api); "
           "Ctrl-C stops", flush=True)
     if not is_loopback(args.host):
         print(f"qubic serve: warning: listening on {args.host}, not on loopback: anyone who can reach "

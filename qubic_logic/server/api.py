@@ -215,7 +215,7 @@ async def tree(req: TreeRequest, request: Request) -> dict:
     nodes = []
     for n, d in g.nodes(data=True):
         q = d["position"]
-        nodes.append({"id": n, "role": d["role"], "status": d["status"], "length": d["length"],
+        nodes.append({"id": n, "role": d["role"], "to_move": d["to_move"], "status": d["status"], "length": d["length"],
                       "reason": d["reason"], "depth": d["depth"], "move": d["move"], "caption": node_caption(g, n),
                       "x": cells_of(q.x), "o": cells_of(q.o), "xt": list(d["x_threats"]),
                       "ot": list(d["o_threats"]), "win": list(q.winning_line or ()),

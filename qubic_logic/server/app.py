@@ -30,7 +30,7 @@ from .api import Busy, InputError, router
 from .runner import CallTimeout, Runner
 
 MAX_BODY = 1_000_000  # bytes
-PAGES = ("play", "analyse", "puzzles", "verify")
+PAGES = ("play", "analyse", "puzzles", "verify", "api")
 STATIC = Path(str(files("qubic_logic") / "server" / "static"))
 
 
@@ -86,7 +86,7 @@ def create_app(workers: int = 4) -> FastAPI:
         app.state.runner.close()
         app.state.verify_pool.shutdown(wait=False, cancel_futures=True)
 
-    app = FastAPI(title="qubic-logic", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="qubic-logic", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="4x4x4 tic-tac-toe (Qubic): positions, threats, forced wins by three engines, "
                   "force graphs, players, puzzles and strategy verification. Positions, moves, player names "
                   "and dictionary text only; errors are JSON objects {error, field}.")
