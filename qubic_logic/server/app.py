@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .. import __version__
-from ..errors import QubicError
+from ..errors import QubicError, QueryTimeout
 from .api import Busy, InputError, router
 from .runner import CallTimeout, Runner
 
@@ -39,7 +39,10 @@ def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
 
 
 class BodyLimit:
-    """ASGI middleware: refuse request bodies over ``limit`` bytes (413), declared or streamed."""
+    """ASGI middleware: refuse request bodies over ``limit`` bytes (413), declared or streamed.
+
+    The body is read in full (at most ``limit`` bytes) before the application sees it.
+    """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
         self.app = app
@@ -52,24 +55,26 @@ class BodyLimit:
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             return await too_big(scope, receive, send)
-        seen = 0
-
-        async def limited() -> dict:
-            nonlocal seen
+        chunks, size, more = [], 0, True
+        while more:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise _TooBig
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = message.get("more_body", False)
+            if size > self.limit:
+                return await too_big(scope, receive, send)
+        first = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooBig:
-            await too_big(scope, receive, send)
+        async def replay() -> dict:
+            nonlocal first
+            if first is not None:
+                message, first = first, None
+                return message
+            return await receive()
 
-
-class _TooBig(Exception):
-    pass
+        await self.app(scope, replay, send)
 
 
 def _field(loc: tuple) -> str:
@@ -109,7 +114,8 @@ def create_app(workers: int = 4) -> FastAPI:
         return _error(422, str(exc), exc.field)
 
     @app.exception_handler(CallTimeout)
-    async def timeout(_: Request, exc: CallTimeout) -> JSONResponse:
+    @app.exception_handler(QueryTimeout)
+    async def timeout(_: Request, exc: QubicError) -> JSONResponse:
         return _error(408, str(exc), "time_limit")
 
     @app.exception_handler(Busy)
