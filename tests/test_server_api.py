@@ -304,3 +304,15 @@ def test_puzzles_command_writes_a_set(tmp_path, capsys):
         assert 3 <= shortest_forced_win(p).length == q["length"] <= 6
         assert all(length_after(p, m)[0] == q["length"] for m in q["solutions"])
     assert main(["puzzles", "--min-length", "5", "--max-length", "3"]) == 2
+
+
+def test_a_short_bounded_load_run_has_no_errors():
+    from qubic_logic.bench.server import latency, load
+    from qubic_logic.server.launch import running_server
+
+    with running_server(workers=2) as url:
+        loaded = load(url, clients=5, seconds=2.0)
+        moves = latency(url, 1)
+    assert loaded["requests"] > 0 and loaded["errors"] == 0, loaded["first_errors"]
+    assert loaded["p50_ms"] <= loaded["p95_ms"] <= loaded["max_ms"]
+    assert set(moves) == {"hp67", "greedy"} and all(row["positions"] > 10 for row in moves.values())

@@ -10,12 +10,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from qubic_logic.forcegraph import force_graph
@@ -23,6 +19,7 @@ from qubic_logic.forcetree import force_tree
 from qubic_logic.notation import parse_cell, parse_position
 from qubic_logic.puzzles import length_after
 from qubic_logic.render.html import tree_html
+from qubic_logic.server.launch import running_server
 
 playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -38,20 +35,8 @@ HP67 = [".322", ".142", ".323", ".144", ".111", ".434", ".422", ".233", ".143", 
 @pytest.fixture(scope="module")
 def server():
     """``qubic serve --port 0`` in a subprocess; yields its address."""
-    proc = subprocess.Popen([sys.executable, "-m", "qubic_logic.cli", "serve", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        url = re.search(r"http://\S+/", proc.stdout.readline()).group(0)
-        for _ in range(100):
-            try:
-                httpx.get(url + "api/info", timeout=2).raise_for_status()
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+    with running_server() as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 @pytest.fixture(scope="module")
