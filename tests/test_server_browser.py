@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from qubic_logic.cli._game import parse_game
 from qubic_logic.forcegraph import force_graph
 from qubic_logic.forcetree import force_tree
 from qubic_logic.notation import parse_cell, parse_position
@@ -101,6 +102,38 @@ def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page):
     expect(page.locator("#log li")).to_have_count(4)
 
 
+def test_save_load_and_hint_use_qubic_play_s_game_format(page, tmp_path):
+    expect = playwright.expect
+    page.goto("/play")
+    page.set_input_files("#load", files=[{"name": "game.txt", "mimeType": "text/plain",
+                                          "buffer": b"1-2,22-52,27-4\n"}])
+    expect(page.locator("#log li")).to_have_count(6)
+    expect(page.locator("#status")).to_have_text("X (human) to move")
+    page.click("#hint")
+    expect(page.locator("#message")).to_contain_text("X has a forced win in 6 moves: play 16")
+    expect(page.locator("#board g.cell.hint")).to_have_count(1)
+    click_cell(page, 16)
+    expect(page.locator("#log li")).to_have_count(8)
+    with page.expect_download() as download:
+        page.click("#save")
+    saved = Path(download.value.path()).read_text()
+    assert saved.startswith("1-2,22-52,27-4,17-") and parse_game(saved).moves == page_moves(page)
+
+
+def page_moves(page) -> list[int]:
+    """The moves in the page's log, read back in index notation."""
+    return [parse_cell(li.split()[1], "index") for li in page.locator("#log li").all_inner_texts()]
+
+
+def test_player_against_player_plays_to_the_end(page):
+    expect = playwright.expect
+    page.goto("/play?x=greedy&o=hp67")
+    page.select_option("#delay", "0")
+    expect(page.locator("#status")).to_contain_text(re.compile(r"wins on .* after \d+ moves|Draw"), timeout=60_000)
+    final = parse_game("moves:" + ",".join(map(str, page_moves(page)))).position
+    assert final.is_over and page.locator("#board g.cell.won").count() == (4 if final.winner else 0)
+
+
 def test_analyse_shows_x_wins_in_6_from_three_engines_and_a_smaller_force_graph(page, tmp_path):
     expect = playwright.expect
     page.goto("/analyse?position=1-2,22-52,27-4")
@@ -183,3 +216,14 @@ def test_a_verification_streams_progress_and_says_verified(page, tmp_path):
     expect(page.locator("#verdict")).to_have_text("REFUTED", timeout=60_000)
     expect(page.locator(".failure")).to_have_count(1)
     expect(page.locator(".failure")).to_contain_text("no dictionary move and no forced win")
+
+
+@pytest.mark.slow
+def test_patashnik_s_whole_dictionary_is_verified_in_the_page(page, tmp_path):
+    expect = playwright.expect
+    page.goto("/verify")
+    page.select_option("#shipped", "patashnik")
+    page.click("#go")
+    expect(page.locator("#verdict")).to_have_text("VERIFIED", timeout=300_000)
+    assert "528,788" in page.locator("#figures").inner_text()
+    screenshot(page, "verify-patashnik", tmp_path)
