@@ -140,6 +140,21 @@ def test_verify_streams_progress_then_the_result(client):
     assert result["verdict"] == "refuted" and result["failures"][0]["board"]["count"] == 5
 
 
+def test_a_verification_stops_when_its_client_goes_away():
+    import httpx
+
+    from qubic_logic.server.launch import running_server
+
+    with running_server() as url:
+        with httpx.stream("POST", url + "api/verify", json={"dictionary": "patashnik"}, timeout=30) as r:
+            assert next(r.iter_lines()) == "event: progress"
+        end = time.monotonic() + 20  # the whole dictionary takes longer: the next one may start once it is stopped
+        while (r := httpx.post(url + "api/verify", json={"text": "---\n", "root": "xo1o17x4x24o"})).status_code == 429:
+            assert time.monotonic() < end, "the abandoned verification still holds the server"
+            time.sleep(0.2)
+        assert events(r.text)[-1][1]["verdict"] == "verified"
+
+
 def test_a_second_verification_at_once_is_told_to_wait(client):
     lock = client.app.state.verifying
     asyncio.run(lock.acquire())

@@ -59,9 +59,16 @@ def run(args: argparse.Namespace) -> int:
               "this machine can use the server (and its CPU)", file=sys.stderr, flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
-    config = uvicorn.Config(create_app(workers=args.workers), log_level="warning",
-                            access_log=args.access_log, timeout_graceful_shutdown=2)
-    uvicorn.Server(config).run(sockets=[sock])
+    app = create_app(workers=args.workers)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            for job in list(app.state.jobs):  # a running verification would hold its connection open
+                job.stop()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", access_log=args.access_log, timeout_graceful_shutdown=2)
+    Server(config).run(sockets=[sock])
     return 0
 
 

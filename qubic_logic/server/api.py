@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
+from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -29,13 +29,14 @@ from ..forcegraph import MERGES, force_graph
 from ..forcetree import EDGE_KINDS, force_tree
 from ..geometry import cells_of
 from ..match import make_player
-from ..notation import CELL_FORMS, format_cell, format_mcdaniel, format_position, parse_position
+from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_position
 from ..players import REGISTRY, player_names
-from ..position import Game, Position
+from ..position import Game
 from ..puzzles import SOURCES, answer, generate
 from ..render.dot import node_caption, on_shortest_win
 from ..strategy.dictionary import StrategyDictionary
-from ..strategy.verify import verify
+from .boards import board
+from .verifying import VerificationJob
 
 router = APIRouter(prefix="/api")
 
@@ -44,7 +45,6 @@ MAX_DICTIONARY = 500_000  # characters of pasted dictionary text
 MAX_SECONDS = 30.0
 DEFAULT_SECONDS = 10.0
 MAX_TREE_NODES = 5000
-VERIFY_SECONDS = 300.0
 DICTIONARIES = {"patashnik": "patashnik-qubic.dictionary", "qubic-logic-solved": "qubic-logic-solved.dictionary"}
 
 PositionText = Annotated[str, Field(max_length=MAX_TEXT, examples=["1-2,22-52,27-4"],
@@ -77,15 +77,6 @@ def read(field: str, fn, *args: Any) -> Any:
         raise
     except QubicError as exc:
         raise InputError(field, str(exc)) from None
-
-
-def board(p: Position) -> dict:
-    """A position as the pages draw it: marks, threat cells, whose turn, the result."""
-    t = threats(p)
-    return {"qubic": format_position(p), "patashnik": format_position(p, "patashnik"),
-            "to_move": p.to_move, "winner": p.winner, "draw": p.is_draw, "over": p.is_over,
-            "winning_line": list(p.winning_line or ()), "x": cells_of(p.x), "o": cells_of(p.o),
-            "threats": {"x": cells_of(t.x), "o": cells_of(t.o)}, "count": p.count}
 
 
 def _runner(request: Request):
@@ -290,13 +281,13 @@ async def puzzle_answer(req: AnswerRequest, request: Request) -> dict:
 
 @router.get("/dictionaries", summary="the shipped strategy dictionaries")
 def dictionaries() -> dict:
-    return {"dictionaries": [{"name": name, "entries": len(_shipped(name))} for name in DICTIONARIES]}
+    return {"dictionaries": [{"name": name, "entries": len(StrategyDictionary.load(shipped_path(name)))}
+                             for name in DICTIONARIES]}
 
 
-def _shipped(name: str) -> StrategyDictionary:
-    from importlib.resources import files
-
-    return StrategyDictionary.load(Path(str(files("qubic_logic") / "data" / DICTIONARIES[name])))
+def shipped_path(name: str) -> Path:
+    """The file of a shipped dictionary."""
+    return Path(str(files("qubic_logic") / "data" / DICTIONARIES[name]))
 
 
 def _event(kind: str, data: dict) -> str:
@@ -311,46 +302,23 @@ def _event(kind: str, data: dict) -> str:
 async def verify_route(req: VerifyRequest, request: Request) -> StreamingResponse:
     if (req.dictionary is None) == (req.text is None):
         raise InputError("dictionary", "give either the name of a shipped dictionary or its text, not both")
-    if req.text is not None:
-        d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary")
-    else:
-        d = _shipped(req.dictionary)
-    root = read("root", parse_position, req.root) if req.root else read("text", lambda: d.root)
-    if root.is_over:
+    path = None if req.dictionary is None else str(shipped_path(req.dictionary))
+    d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary") if path is None else None
+    root = read("root", parse_position, req.root) if req.root else read("text", lambda: d.root) if d else None
+    if root is not None and root.is_over:
         raise InputError("root", "the root position is already over; expected a live position")
     lock: asyncio.Lock = request.app.state.verifying
     if lock.locked():
         raise Busy("a verification is already running; wait for it to finish")
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue = asyncio.Queue()
-
-    def put(kind: str, data: dict | None) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, (kind, data))
-
-    def work() -> None:
-        try:
-            v = verify(d, root, jobs=os.cpu_count(), time_limit=VERIFY_SECONDS,
-                       progress=lambda phase, done, total: put("progress", {"phase": phase, "done": done,
-                                                                            "total": total}))
-            out = v.to_json()
-            out["failures"] = [{**f.to_json(), "board": board(f.position)} for f in v.failures[:24]]
-            out["failure_count"] = len(v.failures)
-            out["entries"] = len(d)
-            put("result", out)
-        except QubicError as exc:
-            put("error", {"error": str(exc)})
-        finally:
-            put("end", None)
+    job = VerificationJob(req.text, path, req.root)
 
     async def events():
         async with lock:
-            future = loop.run_in_executor(request.app.state.verify_pool, work)
-            while True:
-                kind, data = await queue.get()
-                if kind == "end":
-                    break
-                yield _event(kind, data)
-            await future
+            request.app.state.jobs.add(job)
+            try:
+                async for kind, data in job.run():
+                    yield _event(kind, data)
+            finally:
+                request.app.state.jobs.discard(job)
 
     return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
-

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -88,16 +87,17 @@ def create_app(workers: int = 4) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         yield
+        for job in list(app.state.jobs):  # a verification still running ends with the server
+            job.stop()
         app.state.runner.close()
-        app.state.verify_pool.shutdown(wait=False, cancel_futures=True)
 
     app = FastAPI(title="qubic-logic", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="4x4x4 tic-tac-toe (Qubic): positions, threats, forced wins by three engines, "
                   "force graphs, players, puzzles and strategy verification. Positions, moves, player names "
                   "and dictionary text only; errors are JSON objects {error, field}.")
     app.state.runner = Runner(workers)
-    app.state.verify_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qubic-verify")
     app.state.verifying = asyncio.Lock()
+    app.state.jobs = set()
     app.include_router(router)
 
     @app.exception_handler(RequestValidationError)
