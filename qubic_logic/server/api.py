@@ -316,7 +316,7 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
         async with lock:
             request.app.state.jobs.add(job)
             try:
-                async for kind, data in job.run():
+                async for kind, data in job.run(request.is_disconnected):
                     yield _event(kind, data)
             finally:
                 request.app.state.jobs.discard(job)

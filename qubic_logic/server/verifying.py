@@ -18,7 +18,7 @@ import multiprocessing
 import os
 import queue as queues
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from ..errors import QubicError
@@ -74,11 +74,12 @@ class VerificationJob:
         except queues.Empty:
             return None
 
-    async def run(self) -> AsyncIterator[tuple[str, Any]]:
-        """Start the child and yield its events until it ends; the child is stopped on exit."""
+    async def run(self, gone: Callable[[], Awaitable[bool]] | None = None) -> AsyncIterator[tuple[str, Any]]:
+        """Start the child and yield its events until it ends, or until ``gone()`` says the client
+        left (asked twice a second); the child is stopped on exit."""
         self.process.start()
         try:
-            while True:
+            while not (gone and await gone()):
                 alive = self.process.is_alive()
                 item = await asyncio.to_thread(self._next)  # after a child's end, what it had put
                 if item is None and not alive:
