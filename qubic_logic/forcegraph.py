@@ -25,6 +25,8 @@ attributes ``tree_nodes`` and ``merge`` give the counts and the rule.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import networkx as nx
 
 from .forcetree import ForceTree
@@ -45,7 +47,7 @@ class ForceGraph(ForceTree):
     def path_to(self, node: int) -> tuple[int, ...]:
         """The moves of one shortest line from the root to ``node``."""
         nodes = nx.shortest_path(self, self.root, node)
-        return tuple(self.edges[a, b]["move"] for a, b in zip(nodes, nodes[1:]))
+        return tuple(self.edges[a, b]["move"] for a, b in pairwise(nodes))
 
     def summary(self) -> str:
         """The tree's summary with both node counts.

@@ -48,8 +48,9 @@ def post(client, path: str, body) -> tuple[int, dict]:
 
 def events(text: str) -> list[tuple[str, dict]]:
     """The server-sent events of a response body."""
-    return [(re.search(r"^event: (.*)$", block, re.M).group(1), json.loads(re.search(r"^data: (.*)$", block, re.M).group(1)))
-            for block in text.strip().split("\n\n")]
+    found = [(re.search(r"^event: (.*)$", block, re.MULTILINE),
+              re.search(r"^data: (.*)$", block, re.MULTILINE)) for block in text.strip().split("\n\n")]
+    return [(kind.group(1), json.loads(data.group(1))) for kind, data in found]
 
 
 # ------------------------------------------------------------------ answers
@@ -58,7 +59,8 @@ def events(text: str) -> list[tuple[str, dict]]:
 def test_show_and_threats_are_the_library_s(client):
     p = parse_position(POSITION)
     status, b = post(client, "show", {"position": POSITION})
-    assert status == 200 and b["qubic"] == format_position(p) and b["x"] == cells_of(p.x) and b["to_move"] == "x"
+    assert status == 200 and b["qubic"] == format_position(p) and b["x"] == cells_of(p.x)
+    assert b["to_move"] == "x"
     status, t = post(client, "threats", {"position": "moves:0,16,1,17,2"})
     assert t["x"]["threats"] == cells_of(threats(parse_position("moves:0,16,1,17,2")).x) == [3]
 
@@ -66,7 +68,8 @@ def test_show_and_threats_are_the_library_s(client):
 @pytest.mark.parametrize("engine", ["asp", "prolog", "native", "python"])
 def test_every_engine_says_x_wins_in_6(client, engine):
     status, w = post(client, "win", {"position": POSITION, "engine": engine})
-    assert status == 200 and w["engine"] == engine and w["length"] == 6 == shortest_forced_win(parse_position(POSITION)).length
+    assert status == 200 and w["engine"] == engine
+    assert w["length"] == 6 == shortest_forced_win(parse_position(POSITION)).length
     assert w["seconds"] <= w["wall_seconds"]
 
 
@@ -109,11 +112,13 @@ def test_puzzles_are_generated_and_answers_judged(client):
     p = parse_position("qubic:" + q["position"])
     assert shortest_forced_win(p).length == q["length"] and q["title"].endswith(f"wins in {q['length']}")
     first = q["solutions"][0]
-    status, a = post(client, "puzzles/answer", {"position": q["position"], "left": q["length"], "move": str(first)})
+    asked = {"position": q["position"], "left": q["length"]}
+    status, a = post(client, "puzzles/answer", {**asked, "move": str(first)})
     assert a["verdict"] == "continue" and a["left"] == q["length"] - 1
     assert a["reply"] == length_after(p, first)[1] and a["board"]["count"] == p.count + 2
-    wrong = next(m for m in p.legal_moves() if m not in q["solutions"] and length_after(p, m, q["length"])[0] is None)
-    _, a = post(client, "puzzles/answer", {"position": q["position"], "left": q["length"], "move": str(wrong)})
+    wrong = next(m for m in p.legal_moves()
+                 if m not in q["solutions"] and length_after(p, m, q["length"])[0] is None)
+    _, a = post(client, "puzzles/answer", {**asked, "move": str(wrong)})
     assert a["verdict"] == "wrong" and a["explanation"] == answer(p, q["length"], wrong).explanation
 
 
@@ -125,7 +130,8 @@ def test_puzzle_answers_solve_and_refute():
     both = parse_position("moves:0,16,1,17,2,18")  # X and O each have a three; X to move
     assert answer(both, 1, 3).verdict == "solved"
     ignored = answer(both, 2, 40)
-    assert ignored.verdict == "wrong" and ignored.reply == 19 and "O completes four at 19" in ignored.explanation
+    assert ignored.verdict == "wrong" and ignored.reply == 19
+    assert "O completes four at 19" in ignored.explanation
 
 
 def test_verify_streams_progress_then_the_result(client):
@@ -148,8 +154,9 @@ def test_a_verification_stops_when_its_client_goes_away():
     with running_server() as url:
         with httpx.stream("POST", url + "api/verify", json={"dictionary": "patashnik"}, timeout=30) as r:
             assert next(r.iter_lines()) == "event: progress"
-        end = time.monotonic() + 20  # the whole dictionary takes longer: the next one may start once it is stopped
-        while (r := httpx.post(url + "api/verify", json={"text": "---\n", "root": "xo1o17x4x24o"})).status_code == 429:
+        end = time.monotonic() + 20  # the whole dictionary takes longer; the next may start once it stopped
+        small = {"text": "---\n", "root": "xo1o17x4x24o"}
+        while (r := httpx.post(url + "api/verify", json=small)).status_code == 429:
             assert time.monotonic() < end, "the abandoned verification still holds the server"
             time.sleep(0.2)
         assert events(r.text)[-1][1]["verdict"] == "verified"
@@ -243,14 +250,15 @@ def test_openapi_schema_documents_every_endpoint(client):
 # ------------------------------------------------------------------ fuzzing: zero 5xx
 
 ENDPOINTS = ["show", "threats", "win", "tree", "game", "reply", "hint", "puzzles", "puzzles/answer", "verify"]
-FIELDS = ["position", "engine", "max_length", "time_limit", "max_nodes", "only_winning", "merge", "moves", "text",
-          "move", "notation", "player", "count", "seed", "min_length", "max_length", "source", "left",
+FIELDS = ["position", "engine", "max_length", "time_limit", "max_nodes", "only_winning", "merge", "moves",
+          "text", "move", "notation", "player", "count", "seed", "min_length", "max_length", "source", "left",
           "dictionary", "root"]
 text = st.one_of(st.text(max_size=40), st.from_regex(r"[0-9xo.,\-/: ]{0,30}", fullmatch=True),
                  st.sampled_from(["empty", POSITION, "moves:0,1", ".111", "421", "x14o", "native", "python",
                                   "hp67", "greedy", "patashnik", "symmetry", "index"]))
 scalar = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=True), text)
-value = st.one_of(scalar, st.lists(scalar, max_size=5), st.dictionaries(st.text(max_size=5), scalar, max_size=3),
+value = st.one_of(scalar, st.lists(scalar, max_size=5),
+                  st.dictionaries(st.text(max_size=5), scalar, max_size=3),
                   st.lists(st.integers(-3, 70), max_size=12))
 body = st.one_of(st.dictionaries(st.sampled_from(FIELDS), value, max_size=6), value)
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
@@ -291,8 +299,8 @@ def test_thousands_of_fuzzed_requests_never_get_a_5xx(client, path, payload):
 
 
 def test_serve_warns_when_not_on_loopback():
-    proc = subprocess.Popen([sys.executable, "-m", "qubic_logic.cli", "serve", "--host", "0.0.0.0", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    command = [sys.executable, "-m", "qubic_logic.cli", "serve", "--host", "0.0.0.0", "--port", "0"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert re.match(r"qubic serve: http://0\.0\.0\.0:\d+/", proc.stdout.readline())
         assert "warning: listening on 0.0.0.0, not on loopback" in proc.stderr.readline()
@@ -311,7 +319,9 @@ def test_tree_graph_flag_reports_both_counts(capsys):
 
 def test_puzzles_command_writes_a_set(tmp_path, capsys):
     out = tmp_path / "set.json"
-    assert main(["puzzles", "--count", "3", "--seed", "2", "--min-length", "3", "--max-length", "6", "-o", str(out)]) == 0
+    argv = ["puzzles", "--count", "3", "--seed", "2", "--min-length", "3", "--max-length", "6",
+            "-o", str(out)]
+    assert main(argv) == 0
     doc = json.loads(out.read_text())
     assert len(doc["puzzles"]) == 3 and "wrote 3 puzzles" in capsys.readouterr().out
     for q in doc["puzzles"]:

@@ -1,4 +1,4 @@
-"""The pages of ``qubic serve`` in a real Chromium (Debian's, driven by Playwright; nothing downloads a browser).
+"""The pages of ``qubic serve`` in a real Chromium (Debian's, driven by Playwright; no browser is downloaded).
 
 A server runs on a free loopback port for the module (``qubic serve --port 0``).
 Screenshots go to a temporary folder, or to ``$QUBIC_SCREENSHOTS`` (the README's
@@ -56,7 +56,7 @@ def page(browser, server):
     page.on("request", lambda r: requests.append(r.url))
     yield page
     context.close()
-    assert all(u.startswith(server) or u.startswith(("blob:", "data:")) for u in requests), requests
+    assert all(u.startswith((server, "blob:", "data:")) for u in requests), requests
 
 
 def screenshot(page, name: str, tmp_path: Path) -> None:
@@ -84,7 +84,7 @@ def test_a_whole_game_against_hp67_by_clicking_reaches_the_sample_ending(page, t
     screenshot(page, "play", tmp_path)
 
 
-def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page):
+def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page, tmp_path):
     expect = playwright.expect
     page.goto("/play")
     expect(page.locator("#status")).to_have_text("X (human) to move")
@@ -100,6 +100,7 @@ def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page):
     free = page.locator("#board svg.iso g.cell.free").first
     free.click()
     expect(page.locator("#log li")).to_have_count(4)
+    screenshot(page, "play-3d", tmp_path)
 
 
 def test_save_load_and_hint_use_qubic_play_s_game_format(page, tmp_path):
@@ -129,7 +130,8 @@ def test_player_against_player_plays_to_the_end(page):
     expect = playwright.expect
     page.goto("/play?x=greedy&o=hp67")
     page.select_option("#delay", "0")
-    expect(page.locator("#status")).to_contain_text(re.compile(r"wins on .* after \d+ moves|Draw"), timeout=60_000)
+    ended = re.compile(r"wins on .* after \d+ moves|Draw")
+    expect(page.locator("#status")).to_contain_text(ended, timeout=60_000)
     final = parse_game("moves:" + ",".join(map(str, page_moves(page)))).position
     assert final.is_over and page.locator("#board g.cell.won").count() == (4 if final.winner else 0)
 
@@ -138,10 +140,12 @@ def test_analyse_shows_x_wins_in_6_from_three_engines_and_a_smaller_force_graph(
     expect = playwright.expect
     page.goto("/analyse?position=1-2,22-52,27-4")
     for engine in ("asp", "prolog", "native"):
-        expect(page.locator(f'#wins tr[data-engine="{engine}"] .answer')).to_have_text("X wins in 6", timeout=30_000)
+        answer = page.locator(f'#wins tr[data-engine="{engine}"] .answer')
+        expect(answer).to_have_text("X wins in 6", timeout=30_000)
     summary = page.locator("#gsummary")
     expect(summary).to_contain_text("graph nodes")
-    tree, graph = int(summary.get_attribute("data-tree-nodes")), int(summary.get_attribute("data-graph-nodes"))
+    tree = int(summary.get_attribute("data-tree-nodes"))
+    graph = int(summary.get_attribute("data-graph-nodes"))
     full = force_tree(parse_position("1-2,22-52,27-4"))
     assert graph < tree == full.number_of_nodes()
     assert graph == force_graph(full).number_of_nodes()

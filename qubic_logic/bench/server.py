@@ -64,7 +64,8 @@ def latency(url: str, games: int) -> dict[str, dict[str, float]]:
     return out
 
 
-async def _client(url: str, until: float, seed: int, games: list, times: list[float], errors: list[str]) -> None:
+async def _client(url: str, until: float, seed: int, games: list, times: list[float],
+                  errors: list[str]) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         while time.monotonic() < until:
@@ -77,7 +78,8 @@ async def _client(url: str, until: float, seed: int, games: list, times: list[fl
             elif kind == 3:
                 request = ("/api/threats", {"position": "moves:" + ",".join(map(str, game.moves))})
             else:
-                request = ("/api/win", {"position": "moves:" + ",".join(map(str, game.moves)), "engine": "native"})
+                request = ("/api/win", {"position": "moves:" + ",".join(map(str, game.moves)),
+                                        "engine": "native"})
             start = time.perf_counter()
             try:
                 r = await client.post(request[0], json=request[1])

@@ -22,7 +22,8 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     with err.status("playing games for puzzles…") as status:
         found = generate(args.count, args.seed, args.min_length, args.max_length, args.source,
-                         progress=lambda n, g: status.update(f"playing games for puzzles… {n} found in {g} games"))
+                         progress=lambda n, g: status.update(
+                             f"playing games for puzzles… {n} found in {g} games"))
     doc = {"seed": args.seed, "source": args.source, "min_length": args.min_length,
            "max_length": args.max_length, "puzzles": [q.to_json() for q in found]}
     if args.output:
@@ -48,5 +49,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="greatest minimal length (default 7)")
     parser.add_argument("--source", choices=SOURCES, default="random",
                         help="random games, or self-play of greedy against greedy (default random)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write the JSON to FILE (default: standard output)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the JSON to FILE (default: standard output)")
     parser.set_defaults(func=run)

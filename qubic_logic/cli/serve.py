@@ -34,6 +34,18 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def port(text: str) -> int:
+    """argparse type: a TCP port 0..65535 (0: a free one).
+
+    >>> port('8765')
+    8765
+    """
+    value = non_negative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port; expected 0..65535 (0: a free one)")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -48,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
         sock.bind((args.host, args.port))
     except OSError as exc:
         sock.close()
-        raise QubicError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}; "
-                         "choose another --port (0 takes a free one)") from None
+        raise QubicError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}; expected a local "
+                         "address for --host and a free --port (0 takes a free one)") from None
     host, port = sock.getsockname()[:2]
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     print(f"qubic serve: {url} (pages: play, analyse, puzzles, verify; API at {url}api); "
@@ -73,9 +85,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("serve", help="the pages (play, analyse, puzzles, verify) and JSON API in a browser",
+    parser = sub.add_parser("serve", help="the pages (play, analyse, puzzles, verify) and the JSON API",
                             description=__doc__.split("\n", 2)[2])
-    parser.add_argument("--port", type=non_negative_int, default=8765, help="port (default 8765; 0: a free one)")
+    parser.add_argument("--port", type=port, default=8765,
+                        help="port (default 8765; 0: a free one)")
     parser.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK})")
     parser.add_argument("--open", action="store_true", help="open the Play page in the default browser")
     parser.add_argument("--workers", type=positive_int, default=4,

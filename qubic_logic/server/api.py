@@ -45,13 +45,15 @@ MAX_DICTIONARY = 500_000  # characters of pasted dictionary text
 MAX_SECONDS = 30.0
 DEFAULT_SECONDS = 10.0
 MAX_TREE_NODES = 5000
-DICTIONARIES = {"patashnik": "patashnik-qubic.dictionary", "qubic-logic-solved": "qubic-logic-solved.dictionary"}
+DICTIONARIES = {"patashnik": "patashnik-qubic.dictionary",
+                "qubic-logic-solved": "qubic-logic-solved.dictionary"}
 
-PositionText = Annotated[str, Field(max_length=MAX_TEXT, examples=["1-2,22-52,27-4"],
-                                    description="a position in any notation: McDaniel 1-2,22-52,27 | Patashnik "
-                                    "xo1x8x8o41o | qubic x...,..../... | moves:0,1,21 | empty")]
-Moves = Annotated[list[Annotated[int, Field(ge=0, le=63)]], Field(max_length=64,
-                                                                  description="the moves so far, cells 0..63")]
+PositionText = Annotated[str, Field(
+    max_length=MAX_TEXT, examples=["1-2,22-52,27-4"],
+    description="a position in any notation: McDaniel 1-2,22-52,27 | Patashnik xo1x8x8o41o | "
+    "qubic x...,..../... | moves:0,1,21 | empty")]
+Moves = Annotated[list[Annotated[int, Field(ge=0, le=63)]],
+                  Field(max_length=64, description="the moves so far, cells 0..63")]
 EngineName = Literal["asp", "prolog", "native", "python", "auto"]
 Notation = Literal["index", "number", "lrc", "hp67"]
 Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, description=f"seconds, at most {MAX_SECONDS:g}")]
@@ -106,7 +108,8 @@ class GameRequest(BaseModel):
     moves: Moves = []
     text: Annotated[str, Field(max_length=MAX_TEXT)] | None = Field(
         None, description="a saved game (qubic play's format: McDaniel 1-2,22-52,27, moves:0,1,21, or cells)")
-    move: Annotated[str, Field(max_length=8)] | None = Field(None, description="a move to add, in any cell notation")
+    move: Annotated[str, Field(max_length=8)] | None = Field(
+        None, description="a move to add, in any cell notation")
     notation: Notation = "index"
 
 
@@ -159,7 +162,8 @@ def game_state(game: Game, form: str) -> dict:
 def info() -> dict:
     return {"version": __version__, "core": CORE_NAME, "engines": list(ENGINE_NAMES),
             "players": [{"name": n, "summary": REGISTRY[n][1]} for n in player_names()],
-            "notations": list(CELL_FORMS), "cells": {f: [format_cell(c, f) for c in range(64)] for f in CELL_FORMS},
+            "notations": list(CELL_FORMS),
+            "cells": {f: [format_cell(c, f) for c in range(64)] for f in CELL_FORMS},
             "edge_kinds": EDGE_KINDS, "dictionaries": list(DICTIONARIES), "puzzle_sources": list(SOURCES),
             "limits": {"seconds": MAX_SECONDS, "tree_nodes": MAX_TREE_NODES, "text": MAX_TEXT,
                        "dictionary": MAX_DICTIONARY}}
@@ -175,7 +179,8 @@ def threats_route(req: PositionRequest) -> dict:
     p = read("position", parse_position, req.position)
     t = threats(p)
     return {"engine": CORE_NAME, "to_move": p.to_move,
-            **{s: {"threats": cells_of(t.of(s)), "forcing_moves": cells_of(t.forcing_x if s == "x" else t.forcing_o),
+            **{s: {"threats": cells_of(t.of(s)),
+                   "forcing_moves": cells_of(t.forcing_x if s == "x" else t.forcing_o),
                    "major_cells": cells_of(t.major_x if s == "x" else t.major_o)} for s in ("x", "o")}}
 
 
@@ -206,13 +211,14 @@ async def tree(req: TreeRequest, request: Request) -> dict:
     nodes = []
     for n, d in g.nodes(data=True):
         q = d["position"]
-        nodes.append({"id": n, "role": d["role"], "to_move": d["to_move"], "status": d["status"], "length": d["length"],
-                      "reason": d["reason"], "depth": d["depth"], "move": d["move"], "caption": node_caption(g, n),
+        nodes.append({"id": n, "role": d["role"], "to_move": d["to_move"], "status": d["status"],
+                      "length": d["length"], "reason": d["reason"], "depth": d["depth"], "move": d["move"],
+                      "caption": node_caption(g, n),
                       "x": cells_of(q.x), "o": cells_of(q.o), "xt": list(d["x_threats"]),
                       "ot": list(d["o_threats"]), "win": list(q.winning_line or ()),
                       "tree_nodes": d.get("tree_nodes", 1)})
-    edges = [{"source": a, "target": b, "move": e["move"], "kind": e["kind"], "best": on_shortest_win(g, a, b)}
-             for a, b, e in g.edges(data=True)]
+    edges = [{"source": a, "target": b, "move": e["move"], "kind": e["kind"],
+              "best": on_shortest_win(g, a, b)} for a, b, e in g.edges(data=True)]
     return {"summary": g.summary(), "attacker": g.attacker, "length": g.length,
             "winning_first_moves": g.winning_first_moves(), "truncated": g.graph["truncated"],
             "tree_nodes": g.graph.get("tree_nodes", g.number_of_nodes()), "graph_nodes": g.number_of_nodes(),
@@ -232,7 +238,8 @@ def game(req: GameRequest) -> dict:
 @router.post("/reply", summary="the move a registered player makes in a game, with its explanation")
 async def reply(req: ReplyRequest, request: Request) -> dict:
     if req.player not in REGISTRY:
-        raise InputError("player", f"unknown player {req.player!r}; expected one of {', '.join(player_names())}")
+        raise InputError("player",
+                         f"unknown player {req.player!r}; expected one of {', '.join(player_names())}")
     g = game_of(req)
     if g.position.is_over:
         raise InputError("moves", "the game is over; expected a game with a move to make")
@@ -244,7 +251,7 @@ async def reply(req: ReplyRequest, request: Request) -> dict:
             "seconds": round(time.perf_counter() - start, 6)}
 
 
-@router.post("/hint", summary="does the side to move have a forced win by threat sequence, and its first move")
+@router.post("/hint", summary="does the side to move have a forced win by threat sequence; its first move")
 async def hint_route(req: GameRequest, request: Request) -> dict:
     g = game_of(req)
     if g.position.is_over:
@@ -259,12 +266,12 @@ async def hint_route(req: GameRequest, request: Request) -> dict:
 async def puzzles(req: PuzzlesRequest, request: Request) -> dict:
     if req.min_length > req.max_length:
         raise InputError("min_length", f"{req.min_length} is above max_length {req.max_length}")
-    found = await _runner(request).call(generate, req.count, req.seed, req.min_length, req.max_length, req.source,
-                                        seconds=MAX_SECONDS, what="generating puzzles")
+    found = await _runner(request).call(generate, req.count, req.seed, req.min_length, req.max_length,
+                                        req.source, seconds=MAX_SECONDS, what="generating puzzles")
     return {"puzzles": [{**q.to_json(), "board": board(q.position)} for q in found]}
 
 
-@router.post("/puzzles/answer", summary="judge a move in a puzzle: solved, continue (with the defence) or wrong")
+@router.post("/puzzles/answer", summary="judge a move in a puzzle: solved, continue (the block) or wrong")
 async def puzzle_answer(req: AnswerRequest, request: Request) -> dict:
     p = read("position", parse_position, req.position)
     if p.is_over:

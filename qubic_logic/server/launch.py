@@ -23,8 +23,8 @@ def running_server(workers: int = 4, timeout: float = 30.0) -> Iterator[str]:
     """Run ``qubic serve --port 0`` until the block ends; yields its address (``http://127.0.0.1:P/``)."""
     import httpx
 
-    proc = subprocess.Popen([sys.executable, "-m", "qubic_logic.cli", "serve", "--port", "0",
-                             "--workers", str(workers)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    command = [sys.executable, "-m", "qubic_logic.cli", "serve", "--port", "0", "--workers", str(workers)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         found = re.search(r"http://\S+/", proc.stdout.readline())
         if not found:

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import QubicError
 

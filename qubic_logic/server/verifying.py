@@ -83,7 +83,8 @@ class VerificationJob:
                 alive = self.process.is_alive()
                 item = await asyncio.to_thread(self._next)  # after a child's end, what it had put
                 if item is None and not alive:
-                    yield "error", {"error": f"the verification stopped (exit status {self.process.exitcode})"}
+                    status = self.process.exitcode
+                    yield "error", {"error": f"the verification stopped (exit status {status})"}
                     return
                 if item is not None and item[0] == "end":
                     return
