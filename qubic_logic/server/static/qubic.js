@@ -87,14 +87,15 @@ const Q = {
 
   // The cube in isometric projection: level 1 at the bottom, each level a rhombus of 16 cells.
   iso(b, opts = {}) {
-    const S = opts.size || 22, H = S / 2, LEVEL = 4 * S + 16;
-    const W = 8 * S + 4, HEIGHT = 3 * LEVEL + 4 * S + 8;
+    const S = opts.size || 30, H = S / 2, LEVEL = 4 * S + 10;
+    const W = 8 * S + 64, HEIGHT = 3 * LEVEL + 4 * S + 8;
     const root = Q.svg('svg', {viewBox: `${-4 * S - 2} -4 ${W} ${HEIGHT}`, class: 'board iso', width: W, height: HEIGHT});
     const at = (x, y, z) => [(x - y) * S, (x + y) * H + (3 - z) * LEVEL];
     for (let z = 3; z >= 0; z--) {
       const corners = [at(0, 0, z), at(4, 0, z), at(4, 4, z), at(0, 4, z)];
       root.append(Q.svg('polygon', {points: corners.map(p => p.join(',')).join(' '), class: 'isolevel'}));
-      const t = Q.svg('text', {x: -4 * S, y: at(0, 4, z)[1] - 4, class: 'level'});
+      const [lx, ly] = at(4, 0, z);
+      const t = Q.svg('text', {x: lx + 6, y: ly + 4, class: 'level', 'text-anchor': 'start'});
       t.textContent = 'level ' + (z + 1);
       root.append(t);
       for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) {
