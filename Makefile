@@ -13,7 +13,7 @@ setup: $(STAMP)
 
 # SWI-Prolog (for pyswip), Graphviz (for pictures), tmux (the terminal-game test) and Chromium (the
 # browser tests, driven by Playwright: no browser is downloaded) come from Debian's packages.
-$(SYSDEPS):
+$(SYSDEPS): Makefile
 	@if ! command -v swipl >/dev/null || ! command -v dot >/dev/null || ! command -v tmux >/dev/null \
 	    || ! command -v chromium >/dev/null; then \
 	  echo "installing swi-prolog-nox, graphviz, tmux and chromium"; \

@@ -98,8 +98,8 @@ async function main() {
   $('new').addEventListener('click', () => restart({moves: []}));
   $('undo').addEventListener('click', () => {
     if (!game.moves.length) return;
-    const moves = game.moves.slice(0, -1);
-    while (moves.length && !human(moves.length % 2 ? 'o' : 'x')) moves.pop();
+    const moves = game.moves.slice(0, -1);  // back to a human's turn (with no human: one move)
+    while ((human('x') || human('o')) && moves.length && !human(moves.length % 2 ? 'o' : 'x')) moves.pop();
     game.generation++;
     game.thinking = false;
     act(() => update({moves}));
