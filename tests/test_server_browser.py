@@ -159,6 +159,12 @@ def test_analyse_shows_x_wins_in_6_from_three_engines_and_a_smaller_force_graph(
     expect(page.locator("#nodecap")).to_contain_text("O to move")
     child.click()
     assert int(svg.get_attribute("data-visible")) > visible
+    before = svg.get_attribute("viewBox")
+    svg.hover()
+    page.mouse.wheel(0, 300)  # zooms out about the pointer
+    expect(svg).not_to_have_attribute("viewBox", before)
+    assert float(svg.get_attribute("viewBox").split()[2]) > float(before.split()[2])
+    page.click("#fit")
     screenshot(page, "analyse", tmp_path)
 
 

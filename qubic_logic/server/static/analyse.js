@@ -127,6 +127,28 @@ function fitView() {
   svg.setAttribute('viewBox', `${box.x + box.width / 2 - w / 2} ${box.y - pad} ${w} ${h}`);
 }
 
+// Wheel zooms about the pointer, dragging the background pans: both move the viewBox.
+function zoomAndPan(svg) {
+  const box = () => svg.getAttribute('viewBox').split(' ').map(Number);
+  const scale = () => box()[2] / svg.clientWidth;
+  svg.addEventListener('wheel', ev => {
+    ev.preventDefault();
+    const [x, y, w, h] = box(), f = ev.deltaY > 0 ? 1.2 : 1 / 1.2, r = svg.getBoundingClientRect();
+    const px = x + (ev.clientX - r.left) * scale(), py = y + (ev.clientY - r.top) * (h / svg.clientHeight);
+    svg.setAttribute('viewBox', `${px - (px - x) * f} ${py - (py - y) * f} ${w * f} ${h * f}`);
+  }, {passive: false});
+  let drag = null;
+  svg.addEventListener('pointerdown', ev => { if (!ev.target.closest('.gnode')) drag = [ev.clientX, ev.clientY]; });
+  svg.addEventListener('pointerup', () => { drag = null; });
+  svg.addEventListener('pointerleave', () => { drag = null; });
+  svg.addEventListener('pointermove', ev => {
+    if (!drag) return;
+    const [x, y, w, h] = box(), s = scale();
+    svg.setAttribute('viewBox', `${x - (ev.clientX - drag[0]) * s} ${y - (ev.clientY - drag[1]) * s} ${w} ${h}`);
+    drag = [ev.clientX, ev.clientY];
+  });
+}
+
 function toggle(id) {
   if (!G.children.get(id).length) return;
   if (G.expanded.has(id)) G.expanded.delete(id); else G.expanded.add(id);
@@ -156,6 +178,7 @@ async function main() {
   $('notation').addEventListener('change', () => { analyse(); if (G.data) render(false); });
   $('grow').addEventListener('click', grow);
   $('fit').addEventListener('click', fitView);
+  zoomAndPan($('graph'));
   $('expandall').addEventListener('click', () => {
     for (const id of G.nodes.keys()) if (G.expanded.size < 400) G.expanded.add(id);
     render(true);
