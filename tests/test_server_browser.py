@@ -168,6 +168,16 @@ def test_analyse_shows_x_wins_in_6_from_three_engines_and_a_smaller_force_graph(
     screenshot(page, "analyse", tmp_path)
 
 
+def test_the_api_page_lists_every_endpoint_from_the_schema(page):
+    page.goto("/api")
+    playwright.expect(page.locator("#paths h2").first).to_be_visible()
+    titles = page.locator("#paths h2").all_inner_texts()
+    schema = page.request.get("/openapi.json").json()
+    assert titles == [f"{m.upper()} {path}" for path, ops in schema["paths"].items() for m in ops]
+    assert "POST /api/win" in titles and "POST /api/verify" in titles
+    assert "engine" in page.locator("#paths .panel", has_text="POST /api/win").inner_text()
+
+
 def test_the_offline_tree_page_opens_on_its_root(browser, tmp_path):
     page = browser.new_page(viewport={"width": 1000, "height": 700})
     path = tmp_path / "tree.html"
