@@ -11,11 +11,14 @@ export QUBIC_REQUIRE_NATIVE := 1
 
 setup: $(STAMP)
 
-# SWI-Prolog (for pyswip), Graphviz (for pictures) and tmux (the terminal-game test) come from Debian's packages.
-$(SYSDEPS):
-	@if ! command -v swipl >/dev/null || ! command -v dot >/dev/null || ! command -v tmux >/dev/null; then \
-	  echo "installing swi-prolog-nox, graphviz and tmux"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox graphviz tmux >/dev/null; \
+# SWI-Prolog (for pyswip), Graphviz (for pictures), tmux (the terminal-game test) and Chromium (the
+# browser tests, driven by Playwright: no browser is downloaded) come from Debian's packages.
+$(SYSDEPS): Makefile
+	@if ! command -v swipl >/dev/null || ! command -v dot >/dev/null || ! command -v tmux >/dev/null \
+	    || ! command -v chromium >/dev/null; then \
+	  echo "installing swi-prolog-nox, graphviz, tmux and chromium"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq swi-prolog-nox graphviz tmux \
+	    chromium >/dev/null; \
 	fi
 	@mkdir -p $(VENV) && touch $@
 
@@ -45,6 +48,7 @@ wheel-check: setup
 	build/wheel-check/venv/bin/pip install -q build/wheel-check/*.whl
 	cd build/wheel-check && venv/bin/python -c "import qubic_logic as q, pathlib; \
 	  assert 'wheel-check/venv' in q.__file__ and q.CORE_NAME == 'native', (q.__file__, q.CORE_NAME)" \
+	  && venv/bin/python -c "from qubic_logic.server.app import STATIC; assert (STATIC / 'play.html').is_file(), STATIC" \
 	  && venv/bin/qubic --version && venv/bin/qubic win 1-2,22-52,27-4 --engine native \
 	  && venv/bin/qubic win 1-2,22-52,27-4 --engine asp --max-length 6
 

@@ -143,7 +143,7 @@ function el(tag) { return {tag, children: [], attrs: {}, dataset: {}, className:
   classList: {add() {}, remove() {}}, set innerHTML(v) { this.children = []; }, get innerHTML() { return ''; },
   getAttribute(a) { return this.attrs[a]; }, setAttribute(a, v) { this.attrs[a] = v; }, clientWidth: 500,
   appendChild(c) { this.children.push(c); }, addEventListener(e, f) { this.cb = f; },
-  querySelector() { return {set textContent(v) { globalThis.PATH = v; }}; },
+  scrollIntoView() {}, querySelector() { return {set textContent(v) { globalThis.PATH = v; }}; },
   set textContent(v) { this._t = v; }, get textContent() { return this._t; }}; }
 const side = el('div'), box = el('div'), picture = el('svg');
 picture.attrs = {width: '2000pt', height: '400pt'};

@@ -3,7 +3,9 @@
 Writes SVG/PNG (Graphviz), an offline interactive HTML page, DOT, JSON or a
 text tree (``-o FILE``, format from ``--format`` or the file's suffix; without
 ``-o`` the text tree goes to the terminal), then one summary line: nodes,
-winning first moves, minimal length.
+winning first moves, minimal length. ``--graph`` merges transpositions (and
+with ``--symmetric`` positions equal up to symmetry) into one node and
+reports both node counts.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from rich.console import Console
 
 from ..engines import ENGINE_NAMES
 from ..errors import QubicError
+from ..forcegraph import force_graph
 from ..forcetree import force_tree
 from ..render import FORMATS, format_for_path, render_tree, write_tree
 from ._common import notation_arg, position_arg, positive_int, seconds
@@ -30,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
                           max_nodes=args.max_nodes, only_winning=args.only_winning,
                           time_limit=args.time_limit,
                           progress=lambda n: status.update(f"growing the force tree… {n} nodes"))
+    if args.graph or args.symmetric:
+        tree = force_graph(tree, symmetric=args.symmetric)
     seconds = time.perf_counter() - start
     stopped = {"max_nodes": f"node cap of {args.max_nodes} nodes reached",
                "time_limit": f"time limit of {args.time_limit} s reached",
@@ -69,6 +74,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="stop growing after S seconds")
     parser.add_argument("--only-winning", action="store_true",
                         help="keep only attacker moves that start a forced win")
+    parser.add_argument("--graph", action="store_true",
+                        help="draw the force graph: one node per position (transpositions merged)")
+    parser.add_argument("--symmetric", action="store_true",
+                        help="with --graph, also merge positions equal up to symmetry (implies --graph)")
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="svg | png | html | dot | json | text (default: from -o's suffix, else text)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None, help="write the tree to FILE")

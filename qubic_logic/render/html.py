@@ -3,8 +3,9 @@
 The page inlines everything it needs: the tree laid out by Graphviz as SVG,
 the nodes' data as JSON, a small style sheet and script. Clicking a node
 shows its four-level board (threat cells marked, the last move outlined, the
-winning line shaded), the moves that lead to it and its status. It loads
-nothing from the network.
+winning line shaded), the moves that lead to it and its status. The page
+opens scrolled to the root, which it shows selected. It loads nothing from
+the network.
 
 >>> from qubic_logic.notation import parse_position
 >>> from qubic_logic.forcetree import force_tree
@@ -83,6 +84,8 @@ function zoom(f) {
 }
 document.querySelectorAll('button[data-zoom]').forEach(b =>
   b.addEventListener('click', () => zoom(parseFloat(b.dataset.zoom))));
+// open on the root: a wide tree puts it far right of the top-left corner the page starts at
+document.getElementById('n0').scrollIntoView({block: 'center', inline: 'center'});
 show(0);
 """
 

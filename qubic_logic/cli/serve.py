@@ -1,0 +1,97 @@
+"""``qubic serve``: the pages (Play, Analyse, Puzzles, Verify) and the JSON API in a browser.
+
+Binds to 127.0.0.1 unless ``--host`` says otherwise (then it warns: the
+server has no accounts and runs engines for whoever asks). ``--port 0``
+takes a free port; the first line printed is the address.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+import threading
+import webbrowser
+
+from ..errors import QubicError
+from ._common import non_negative_int, positive_int
+
+LOOPBACK = "127.0.0.1"
+
+
+def is_loopback(host: str) -> bool:
+    """Is ``host`` a loopback address (or ``localhost``)?
+
+    >>> is_loopback('127.0.0.1'), is_loopback('::1'), is_loopback('localhost'), is_loopback('0.0.0.0')
+    (True, True, True, False)
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def port(text: str) -> int:
+    """argparse type: a TCP port 0..65535 (0: a free one).
+
+    >>> port('8765')
+    8765
+    """
+    value = non_negative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port; expected 0..65535 (0: a free one)")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..server import create_app
+
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
+    # without it a kept-alive connection waits ~40 ms (Nagle + delayed ACK) between a response's parts
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        sock.close()
+        raise QubicError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}; expected a local "
+                         "address for --host and a free --port (0 takes a free one)") from None
+    host, port = sock.getsockname()[:2]
+    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    print(f"qubic serve: {url} (pages: play, analyse, puzzles, verify; API at {url}api); "
+          "Ctrl-C stops", flush=True)
+    if not is_loopback(args.host):
+        print(f"qubic serve: warning: listening on {args.host}, not on loopback: anyone who can reach "
+              "this machine can use the server (and its CPU)", file=sys.stderr, flush=True)
+    if args.open:
+        threading.Timer(0.5, webbrowser.open, (url,)).start()
+    app = create_app(workers=args.workers)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            for job in list(app.state.jobs):  # a running verification would hold its connection open
+                job.stop()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", access_log=args.access_log, timeout_graceful_shutdown=2)
+    Server(config).run(sockets=[sock])
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("serve", help="the pages (play, analyse, puzzles, verify) and the JSON API",
+                            description=__doc__.split("\n", 2)[2])
+    parser.add_argument("--port", type=port, default=8765,
+                        help="port (default 8765; 0: a free one)")
+    parser.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK})")
+    parser.add_argument("--open", action="store_true", help="open the Play page in the default browser")
+    parser.add_argument("--workers", type=positive_int, default=4,
+                        help="engine calls run at once; more wait their turn (default 4)")
+    parser.add_argument("--access-log", action="store_true", help="print one line per request")
+    parser.set_defaults(func=run)

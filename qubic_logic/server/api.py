@@ -1,0 +1,332 @@
+"""The JSON API under ``/api``: a thin layer over the library (no game logic of its own).
+
+Every request names positions, moves, player names or dictionary text, never
+rules or code. Bad input is answered ``422`` with ``{"error", "field"}``; an
+engine call past the time limit ``408``; a verification while another runs
+``429``. The schema is at ``/openapi.json`` and browsable at ``/docs``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from importlib.resources import files
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from .. import CORE_NAME, __version__
+from ..cli._game import parse_game
+from ..cli.play import hint, read_move
+from ..core import threats
+from ..engines import ENGINE_NAMES, get_engine
+from ..errors import QubicError
+from ..forcegraph import MERGES, force_graph
+from ..forcetree import EDGE_KINDS, force_tree
+from ..geometry import cells_of
+from ..match import make_player
+from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_position
+from ..players import REGISTRY, player_names
+from ..position import Game
+from ..puzzles import SOURCES, answer, generate
+from ..render.dot import node_caption, on_shortest_win
+from ..strategy.dictionary import StrategyDictionary
+from .boards import board
+from .verifying import VerificationJob
+
+router = APIRouter(prefix="/api")
+
+MAX_TEXT = 2_000  # characters of a position or game
+MAX_DICTIONARY = 500_000  # characters of pasted dictionary text
+MAX_SECONDS = 30.0
+DEFAULT_SECONDS = 10.0
+MAX_TREE_NODES = 5000
+DICTIONARIES = {"patashnik": "patashnik-qubic.dictionary",
+                "qubic-logic-solved": "qubic-logic-solved.dictionary"}
+
+PositionText = Annotated[str, Field(
+    max_length=MAX_TEXT, examples=["1-2,22-52,27-4"],
+    description="a position in any notation: McDaniel 1-2,22-52,27 | Patashnik xo1x8x8o41o | "
+    "qubic x...,..../... | moves:0,1,21 | empty")]
+Moves = Annotated[list[Annotated[int, Field(ge=0, le=63)]],
+                  Field(max_length=64, description="the moves so far, cells 0..63")]
+EngineName = Literal["asp", "prolog", "native", "python", "auto"]
+Notation = Literal["index", "number", "lrc", "hp67"]
+Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, description=f"seconds, at most {MAX_SECONDS:g}")]
+
+
+class InputError(QubicError):
+    """Bad input in one field of a request (HTTP 422)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class Busy(QubicError):
+    """The server is already doing the one thing of this kind it does at a time (HTTP 429)."""
+
+
+def read(field: str, fn, *args: Any) -> Any:
+    """``fn(*args)``, with any :class:`QubicError` turned into an :class:`InputError` naming ``field``."""
+    try:
+        return fn(*args)
+    except InputError:
+        raise
+    except QubicError as exc:
+        raise InputError(field, str(exc)) from None
+
+
+def _runner(request: Request):
+    return request.app.state.runner
+
+
+# ------------------------------------------------------------------ models
+
+
+class PositionRequest(BaseModel):
+    position: PositionText
+
+
+class WinRequest(PositionRequest):
+    engine: EngineName = "auto"
+    max_length: Annotated[int, Field(ge=1, le=32)] | None = None
+    time_limit: Seconds = DEFAULT_SECONDS
+
+
+class TreeRequest(WinRequest):
+    max_nodes: Annotated[int, Field(ge=1, le=MAX_TREE_NODES)] = 2000
+    only_winning: bool = False
+    merge: Literal["none", "transpositions", "symmetry"] = "transpositions"
+
+
+class GameRequest(BaseModel):
+    moves: Moves = []
+    text: Annotated[str, Field(max_length=MAX_TEXT)] | None = Field(
+        None, description="a saved game (qubic play's format: McDaniel 1-2,22-52,27, moves:0,1,21, or cells)")
+    move: Annotated[str, Field(max_length=8)] | None = Field(
+        None, description="a move to add, in any cell notation")
+    notation: Notation = "index"
+
+
+class ReplyRequest(BaseModel):
+    moves: Moves = []
+    player: Annotated[str, Field(max_length=40, description="a registered player name")]
+    notation: Notation = Field("index", description="how the explanation writes cells")
+
+
+class PuzzlesRequest(BaseModel):
+    count: Annotated[int, Field(ge=1, le=20)] = 6
+    seed: Annotated[int, Field(ge=0, le=2**31)] = 0
+    min_length: Annotated[int, Field(ge=2, le=12)] = 3
+    max_length: Annotated[int, Field(ge=2, le=12)] = 6
+    source: Literal["random", "self-play"] = "random"
+
+
+class AnswerRequest(PositionRequest):
+    left: Annotated[int, Field(ge=1, le=32, description="attacker moves still allowed")]
+    move: Annotated[str, Field(max_length=8)]
+    notation: Notation = "index"
+
+
+class VerifyRequest(BaseModel):
+    dictionary: Literal["patashnik", "qubic-logic-solved"] | None = None
+    text: Annotated[str, Field(max_length=MAX_DICTIONARY)] | None = Field(
+        None, description="a dictionary in Patashnik's format (header, dashed line, 'position move' lines)")
+    root: PositionText | None = None
+
+
+# ------------------------------------------------------------------ reading
+
+
+def game_of(req: GameRequest | ReplyRequest) -> Game:
+    """The game of a request: its saved-game text, else its move list."""
+    if getattr(req, "text", None) is not None:
+        return read("text", parse_game, req.text)
+    return read("moves", Game, list(req.moves))
+
+
+def game_state(game: Game, form: str) -> dict:
+    """The game as the Play page shows it."""
+    return {"moves": list(game.moves), "mcdaniel": format_mcdaniel(game.moves),
+            "cells": [format_cell(c, form) for c in game.moves], "position": board(game.position)}
+
+
+# ------------------------------------------------------------------ endpoints
+
+
+@router.get("/info", summary="version, core, engines, players and cell names")
+def info() -> dict:
+    return {"version": __version__, "core": CORE_NAME, "engines": list(ENGINE_NAMES),
+            "players": [{"name": n, "summary": REGISTRY[n][1]} for n in player_names()],
+            "notations": list(CELL_FORMS),
+            "cells": {f: [format_cell(c, f) for c in range(64)] for f in CELL_FORMS},
+            "edge_kinds": EDGE_KINDS, "dictionaries": list(DICTIONARIES), "puzzle_sources": list(SOURCES),
+            "limits": {"seconds": MAX_SECONDS, "tree_nodes": MAX_TREE_NODES, "text": MAX_TEXT,
+                       "dictionary": MAX_DICTIONARY}}
+
+
+@router.post("/show", summary="a position in any notation: marks, threat cells, result")
+def show(req: PositionRequest) -> dict:
+    return board(read("position", parse_position, req.position))
+
+
+@router.post("/threats", summary="threat cells, forcing moves and major cells of both sides")
+def threats_route(req: PositionRequest) -> dict:
+    p = read("position", parse_position, req.position)
+    t = threats(p)
+    return {"engine": CORE_NAME, "to_move": p.to_move,
+            **{s: {"threats": cells_of(t.of(s)),
+                   "forcing_moves": cells_of(t.forcing_x if s == "x" else t.forcing_o),
+                   "major_cells": cells_of(t.major_x if s == "x" else t.major_o)} for s in ("x", "o")}}
+
+
+@router.post("/win", summary="shortest forced win by threat sequence (DESIGN.md §3), by a chosen engine")
+async def win(req: WinRequest, request: Request) -> dict:
+    p = read("position", parse_position, req.position)
+    engine = read("engine", get_engine, req.engine)
+    start = time.perf_counter()
+    result = await _runner(request).call(engine.shortest_forced_win, p, req.max_length, req.time_limit,
+                                         seconds=req.time_limit + 1, what=f"the {req.engine} engine")
+    return {**result.to_json(), "wall_seconds": round(time.perf_counter() - start, 6)}
+
+
+@router.post("/tree", summary="the force tree, or force graph with transpositions merged")
+async def tree(req: TreeRequest, request: Request) -> dict:
+    p = read("position", parse_position, req.position)
+    if p.is_over:
+        raise InputError("position", "the game is over; expected a position with a side to move")
+    read("engine", get_engine, req.engine)
+
+    def grow():
+        t = force_tree(p, engine=req.engine, max_length=req.max_length, max_nodes=req.max_nodes,
+                       only_winning=req.only_winning, time_limit=req.time_limit)
+        return t if req.merge == "none" else force_graph(t, symmetric=req.merge == MERGES[1])
+
+    start = time.perf_counter()
+    g = await _runner(request).call(grow, seconds=req.time_limit + 5, what="growing the force tree")
+    nodes = []
+    for n, d in g.nodes(data=True):
+        q = d["position"]
+        nodes.append({"id": n, "role": d["role"], "to_move": d["to_move"], "status": d["status"],
+                      "length": d["length"], "reason": d["reason"], "depth": d["depth"], "move": d["move"],
+                      "caption": node_caption(g, n),
+                      "x": cells_of(q.x), "o": cells_of(q.o), "xt": list(d["x_threats"]),
+                      "ot": list(d["o_threats"]), "win": list(q.winning_line or ()),
+                      "tree_nodes": d.get("tree_nodes", 1)})
+    edges = [{"source": a, "target": b, "move": e["move"], "kind": e["kind"],
+              "best": on_shortest_win(g, a, b)} for a, b, e in g.edges(data=True)]
+    return {"summary": g.summary(), "attacker": g.attacker, "length": g.length,
+            "winning_first_moves": g.winning_first_moves(), "truncated": g.graph["truncated"],
+            "tree_nodes": g.graph.get("tree_nodes", g.number_of_nodes()), "graph_nodes": g.number_of_nodes(),
+            "merge": req.merge, "engine": g.graph["engine"], "seconds": round(time.perf_counter() - start, 4),
+            "nodes": nodes, "edges": edges}
+
+
+@router.post("/game", summary="check a game (and a move added to it); its position and threats")
+def game(req: GameRequest) -> dict:
+    g = game_of(req)
+    if req.move is not None:
+        cell = read("move", read_move, req.move, req.notation)
+        read("move", g.play, cell)
+    return game_state(g, req.notation)
+
+
+@router.post("/reply", summary="the move a registered player makes in a game, with its explanation")
+async def reply(req: ReplyRequest, request: Request) -> dict:
+    if req.player not in REGISTRY:
+        raise InputError("player",
+                         f"unknown player {req.player!r}; expected one of {', '.join(player_names())}")
+    g = game_of(req)
+    if g.position.is_over:
+        raise InputError("moves", "the game is over; expected a game with a move to make")
+    player = make_player(req.player)
+    side = g.position.to_move
+    start = time.perf_counter()
+    move = await _runner(request).call(player.choose, g, seconds=MAX_SECONDS, what=f"player {req.player}")
+    return {"player": req.player, "side": side, "move": move.cell, "explanation": move.explain(req.notation),
+            "seconds": round(time.perf_counter() - start, 6)}
+
+
+@router.post("/hint", summary="does the side to move have a forced win by threat sequence; its first move")
+async def hint_route(req: GameRequest, request: Request) -> dict:
+    g = game_of(req)
+    if g.position.is_over:
+        raise InputError("moves", "the game is over; expected a game with a move to make")
+    text = await _runner(request).call(hint, g, req.notation, seconds=MAX_SECONDS, what="the hint")
+    found = await _runner(request).call(get_engine("auto").shortest_forced_win, g.position, None, 5.0,
+                                        seconds=MAX_SECONDS, what="the hint")
+    return {"text": text, "length": found.length, "sequence": list(found.sequence)}
+
+
+@router.post("/puzzles", summary="'X to move wins in N' puzzles from seeded games")
+async def puzzles(req: PuzzlesRequest, request: Request) -> dict:
+    if req.min_length > req.max_length:
+        raise InputError("min_length", f"{req.min_length} is above max_length {req.max_length}")
+    found = await _runner(request).call(generate, req.count, req.seed, req.min_length, req.max_length,
+                                        req.source, seconds=MAX_SECONDS, what="generating puzzles")
+    return {"puzzles": [{**q.to_json(), "board": board(q.position)} for q in found]}
+
+
+@router.post("/puzzles/answer", summary="judge a move in a puzzle: solved, continue (the block) or wrong")
+async def puzzle_answer(req: AnswerRequest, request: Request) -> dict:
+    p = read("position", parse_position, req.position)
+    if p.is_over:
+        raise InputError("position", "the game is over; expected a puzzle position")
+    cell = read("move", read_move, req.move, req.notation)
+    read("move", p.play, cell)
+    a = await _runner(request).call(answer, p, req.left, cell, req.notation, seconds=MAX_SECONDS,
+                                    what="checking the answer")
+    after = p.play(cell)
+    if a.reply is not None and not after.is_over:
+        after = after.play(a.reply)
+    return {**a.to_json(), "board": board(after)}
+
+
+@router.get("/dictionaries", summary="the shipped strategy dictionaries")
+def dictionaries() -> dict:
+    return {"dictionaries": [{"name": name, "entries": len(StrategyDictionary.load(shipped_path(name)))}
+                             for name in DICTIONARIES]}
+
+
+def shipped_path(name: str) -> Path:
+    """The file of a shipped dictionary."""
+    return Path(str(files("qubic_logic") / "data" / DICTIONARIES[name]))
+
+
+def _event(kind: str, data: dict) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+
+
+@router.post("/verify", summary="verify a strategy dictionary; progress and result as server-sent events",
+             response_class=StreamingResponse,
+             responses={200: {"content": {"text/event-stream": {}},
+                              "description": "events 'progress' {phase, done, total}, then 'result' "
+                                             "(the verification, failures with boards) or 'error'"}})
+async def verify_route(req: VerifyRequest, request: Request) -> StreamingResponse:
+    if (req.dictionary is None) == (req.text is None):
+        raise InputError("dictionary", "give either the name of a shipped dictionary or its text, not both")
+    path = None if req.dictionary is None else str(shipped_path(req.dictionary))
+    d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary") if path is None else None
+    root = read("root", parse_position, req.root) if req.root else read("text", lambda: d.root) if d else None
+    if root is not None and root.is_over:
+        raise InputError("root", "the root position is already over; expected a live position")
+    lock: asyncio.Lock = request.app.state.verifying
+    if lock.locked():
+        raise Busy("a verification is already running; wait for it to finish")
+    job = VerificationJob(req.text, path, req.root)
+
+    async def events():
+        async with lock:
+            request.app.state.jobs.add(job)
+            try:
+                async for kind, data in job.run(request.is_disconnected):
+                    yield _event(kind, data)
+            finally:
+                request.app.state.jobs.discard(job)
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})

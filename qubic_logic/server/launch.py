@@ -1,0 +1,49 @@
+"""Start ``qubic serve`` on a free loopback port in a subprocess, for tests and benchmarks.
+
+>>> with running_server() as url:
+...     import httpx
+...     httpx.post(url + 'api/win', json={'position': '1-2,22-52,27-4'}).json()['length']
+6
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..errors import QubicError
+
+
+@contextmanager
+def running_server(workers: int = 4, timeout: float = 30.0) -> Iterator[str]:
+    """Run ``qubic serve --port 0`` until the block ends; yields its address (``http://127.0.0.1:P/``)."""
+    import httpx
+
+    command = [sys.executable, "-m", "qubic_logic.cli", "serve", "--port", "0", "--workers", str(workers)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        found = re.search(r"http://\S+/", proc.stdout.readline())
+        if not found:
+            raise QubicError(f"qubic serve did not start: {proc.stderr.read().strip()}")
+        url = found.group(0)
+        end = time.monotonic() + timeout
+        while True:
+            try:
+                httpx.get(url + "api/info", timeout=2).raise_for_status()
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > end:
+                    raise QubicError(f"qubic serve at {url} did not answer within {timeout:g} s") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

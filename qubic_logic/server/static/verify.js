@@ -1,0 +1,84 @@
+// The Verify page: POST /api/verify answers with server-sent events (progress, then the result).
+'use strict';
+
+const $ = id => document.getElementById(id);
+const RULES = {win: '(1) win now', block: '(2) block a three', dictionary: '(3) dictionary move', forced: '(4) forced win'};
+const bars = new Map();
+
+function progress({phase, done, total}) {
+  if (!bars.has(phase)) {
+    const bar = Q.el('progress', {max: 1, value: 0, 'data-phase': phase});
+    const label = Q.el('span', {class: 'note'});
+    $('phases').append(Q.el('div', {class: 'controls'}, Q.el('span', {style: 'width: 100px'}, phase), bar, label));
+    bars.set(phase, [bar, label]);
+  }
+  const [bar, label] = bars.get(phase);
+  bar.max = Math.max(total, 1);
+  bar.value = done;
+  label.textContent = `${done.toLocaleString()} / ${total.toLocaleString()}`;
+}
+
+function result(r) {
+  $('verdict').textContent = r.verdict.toUpperCase();
+  $('verdict').className = 'verdict ' + (r.verdict === 'verified' ? 'good' : 'bad');
+  const rows = [['positions up to symmetry (attacker to move)', r.positions.toLocaleString()],
+                ['after its move', r.defender_positions.toLocaleString()],
+                ...Object.entries(RULES).map(([k, name]) => [name, r.by_rule[k].toLocaleString()]),
+                ['longest forced sequence needed', r.longest_forced + ' moves'],
+                ['dictionary entries', r.entries.toLocaleString()],
+                ['time', `${r.seconds} s on ${r.jobs} core(s) [${r.engine}]`]];
+  if (r.failure_count) rows.push(['failures', r.failure_count.toLocaleString()]);
+  $('figures').replaceChildren(...rows.map(([k, v]) => Q.el('tr', {}, Q.el('th', {}, k), Q.el('td', {}, v))));
+  $('failures').replaceChildren(...r.failures.map(f => Q.el('div', {class: 'panel failure'},
+    Q.el('div', {}, `${f.position || '(empty board)'}: ${f.reason}`),
+    Q.el('div', {class: 'note'}, 'moves: ' + (f.moves.join(' ') || '(the root)')),
+    Q.board(f.board, {size: 18}))));
+}
+
+async function run(ev) {
+  ev.preventDefault();
+  bars.clear();
+  $('phases').replaceChildren();
+  $('figures').replaceChildren();
+  $('failures').replaceChildren();
+  $('verdict').textContent = 'verifying…';
+  $('verdict').className = 'verdict';
+  const shipped = document.querySelector('input[name=what]:checked').value === 'shipped';
+  const body = shipped ? {dictionary: $('shipped').value} : {text: $('text').value};
+  if ($('root').value.trim()) body.root = $('root').value.trim();
+  $('go').disabled = true;
+  try {
+    const r = await fetch('/api/verify', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                          body: JSON.stringify(body)});
+    if (!r.ok) throw new Error((await r.json()).error);
+    const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const kind = /^event: (.*)$/m.exec(event)[1], data = JSON.parse(/^data: (.*)$/m.exec(event)[1]);
+        if (kind === 'progress') progress(data);
+        else if (kind === 'result') result(data);
+        else if (kind === 'error') throw new Error(data.error);
+      }
+    }
+  } catch (err) {
+    $('verdict').textContent = err.message;
+    $('verdict').className = 'verdict error';
+  } finally { $('go').disabled = false; }
+}
+
+async function main() {
+  Q.nav('verify');
+  const info = await Q.load();
+  for (const d of info.dictionaries) $('shipped').append(Q.el('option', {value: d}, d));
+  $('text').addEventListener('input', () => { document.querySelector('input[value=text]').checked = true; });
+  $('form').addEventListener('submit', run);
+}
+
+main();

@@ -1,0 +1,112 @@
+"""A verification for the server, run in its own process group so that it can be stopped.
+
+:func:`qubic_logic.strategy.verify.verify` runs native code and worker
+processes for many seconds; a thread could not be stopped when the client
+goes away or the server shuts down. A :class:`VerificationJob` runs it in a
+child process (its own process group, workers included) that reports
+``progress`` and then ``result`` (or ``error``) events on a queue, and
+:meth:`VerificationJob.stop` ends it (SIGTERM: it stops its workers as on
+Ctrl-C; the whole group is killed if it does not end within :data:`GRACE` seconds).
+
+(A child process takes a second or two to start: the tests run it, not this page.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import queue as queues
+import signal
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from ..errors import QubicError
+from ..notation import parse_position
+from ..strategy.dictionary import StrategyDictionary
+from ..strategy.verify import verify
+from .boards import board
+
+SECONDS = 300.0
+GRACE = 2.0  # seconds a stopped child has to stop its workers (native code does not see signals)
+FAILURES_SHOWN = 24
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _run(text: str | None, path: str | None, root: str | None, events: Any) -> None:
+    """The child: verify and put its events on the queue; SIGTERM stops it as Ctrl-C would."""
+    os.setpgrp()  # a group of its own: stop() can end the workers with it
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        d = StrategyDictionary.parse(text, "the pasted dictionary") if text is not None else \
+            StrategyDictionary.load(path)
+        start = parse_position(root) if root else d.root
+        v = verify(d, start, jobs=os.cpu_count(), time_limit=SECONDS,
+                   progress=lambda phase, done, total: events.put(
+                       ("progress", {"phase": phase, "done": done, "total": total})))
+        out = v.to_json()
+        out["failures"] = [{**f.to_json(), "board": board(f.position)} for f in v.failures[:FAILURES_SHOWN]]
+        out["failure_count"] = len(v.failures)
+        out["entries"] = len(d)
+        events.put(("result", out))
+    except QubicError as exc:
+        events.put(("error", {"error": str(exc)}))
+    except KeyboardInterrupt:
+        events.put(("error", {"error": "the verification was stopped"}))
+    finally:
+        events.put(("end", None))
+
+
+class VerificationJob:
+    """One verification of dictionary ``text`` (or the file at ``path``) from ``root`` (text, or None)."""
+
+    def __init__(self, text: str | None, path: str | None, root: str | None) -> None:
+        context = multiprocessing.get_context("spawn")  # the server has threads: do not fork it
+        self.events = context.Queue()
+        self.process = context.Process(target=_run, args=(text, path, root, self.events))
+
+    def _next(self) -> tuple[str, Any] | None:
+        try:
+            return self.events.get(timeout=0.5)
+        except queues.Empty:
+            return None
+
+    async def run(self, gone: Callable[[], Awaitable[bool]] | None = None) -> AsyncIterator[tuple[str, Any]]:
+        """Start the child and yield its events until it ends, or until ``gone()`` says the client
+        left (asked twice a second); the child is stopped on exit."""
+        self.process.start()
+        try:
+            while not (gone and await gone()):
+                alive = self.process.is_alive()
+                item = await asyncio.to_thread(self._next)  # after a child's end, what it had put
+                if item is None and not alive:
+                    status = self.process.exitcode
+                    yield "error", {"error": f"the verification stopped (exit status {status})"}
+                    return
+                if item is not None and item[0] == "end":
+                    return
+                if item is not None:
+                    yield item
+        finally:
+            await asyncio.to_thread(self.stop)
+
+    async def collect(self) -> list[tuple[str, Any]]:
+        """Every event of a run, in a list."""
+        return [event async for event in self.run()]
+
+    def stop(self) -> None:
+        """End the child (it stops its workers), or after :data:`GRACE` seconds its whole process group."""
+        if self.process.pid is None:
+            return
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(GRACE)
+        if self.process.is_alive():
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.process.join(5)
