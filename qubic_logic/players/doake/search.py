@@ -1,0 +1,149 @@
+"""SEARCH and SUGOAL: find TEST and SUTEST patterns on a board (L1708–1979, L1981–2092).
+
+A pattern is a list of line sums with intersection rules (digest §5–6):
+line 1 has a blank square M1 (the *key square*) that line 2 passes through;
+line 3 passes through a blank square of line 2; line 4 shares a blank with
+line 2; line 5 needs only a sum (the listing has no intersection test for
+it, L1942–1953). Lines are pairwise distinct. Search is in first-found
+order: the first line (1..76) with the first sum, its first blank square,
+then any completion, so the reported key square is fixed by the line
+numbering. Neither listing nor thesis requires the two key squares of a
+pattern to differ (M2 may equal M1), and both readings keep that.
+
+One OCR point changes play: L1857 compares line 2 with TEST3, against the
+comment (L1855) and SUGOAL (L2035). The plausible reading compares with
+TEST2; ``literal=True`` keeps TEST3, under which two-line patterns such as
+10,10 can never match.
+
+>>> from .board import Board
+>>> b = Board()
+>>> for s in (1, 2, 17, 33): b.put(s, 5)
+>>> match(b, (10, 10, -1, -1, -1))   # 1,2,3,4 and 1,17,33,49 meet at no blank; 3,19,35,51?
+0
+>>> b.put(6, 5); match(b, (10, 10, -1, -1, -1))
+11
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .board import LINES, THROUGH, Board
+from .tables import Pattern
+
+FOUR, THREE = 100, 98
+
+
+@dataclass
+class Found:
+    """What SEARCH leaves in COMMON: M1 (key square), M2 (computer flag), M3 (pattern or 98/100)."""
+
+    m1: int = 0
+    m2: int = 0
+    m3: int = 0
+    m11: list[tuple[int, int]] = field(default_factory=list)  # (key square, column) in list mode
+    line: int = 0  # SN: the four's or three's line
+
+
+def _by_sum(sums: list[int]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for j in range(1, 77):
+        out.setdefault(sums[j], []).append(j)
+    return out
+
+
+def _blanks(move: list[int], line: int) -> list[int]:
+    return [s for s in LINES[line] if not move[s]]
+
+
+def _rest(board: Board, by_sum: dict, pattern: Pattern, i1: int, i3: int) -> bool:
+    """Lines 3..5 of a pattern, given line 1 = ``i1`` and line 2 = ``i3``."""
+    t3, t4, t5 = pattern[2], pattern[3], pattern[4]
+    if t3 < 0:
+        return True
+    move, sums = board.move, board.sums
+    line2 = LINES[i3]
+    blanks2 = _blanks(move, i3)
+    for m2 in blanks2:
+        for i6 in THROUGH[m2]:
+            if sums[i6] != t3 or i6 == i1 or i6 == i3:
+                continue
+            if t4 < 0:
+                return True
+            for k3 in by_sum.get(t4, ()):
+                if k3 in (i1, i3, i6) or not any(s in line2 for s in _blanks(move, k3)):
+                    continue
+                if t5 < 0:
+                    return True
+                if any(k4 not in (i1, i3, i6, k3) for k4 in by_sum.get(t5, ())):
+                    return True
+    return False
+
+
+def match(board: Board, pattern: Pattern, literal: bool = False, by_sum: dict | None = None) -> int:
+    """The key square M1 of the first realisation of ``pattern`` on ``board``, or 0."""
+    if by_sum is None:
+        by_sum = _by_sum(board.sums)
+    move, sums = board.move, board.sums
+    second = pattern[2] if literal else pattern[1]
+    for i1 in by_sum.get(pattern[0], ()):
+        for m1 in LINES[i1]:
+            if move[m1]:
+                continue
+            for i3 in THROUGH[m1]:
+                if i3 != i1 and sums[i3] == second and _rest(board, by_sum, pattern, i1, i3):
+                    return m1
+    return 0
+
+
+def search(board: Board, test: list[Pattern], listing: bool = False, literal: bool = False) -> Found:
+    """SEARCH: fours and threes first (TEST columns 1–4), then columns 5.. in order.
+
+    Returns at the first hit unless ``listing`` (M4 false), which lists one
+    realisation per pattern in ``m11`` (a three first, as 98). A four sets
+    M3 = 100 (and M2 = 100 if it is the computer's); a three M3 = 98 (M2 = 98
+    if the computer's) with M1 its blank square.
+    """
+    sums = board.sums
+    found = Found()
+    for column in range(4):
+        target = test[column][0]
+        line = next((j for j in range(1, 77) if sums[j] == target), 0)
+        if not line:
+            continue
+        found.line = line
+        if column < 2:
+            found.m3 = FOUR
+            found.m2 = FOUR if target == 20 else 0
+            return found
+        found.m3 = THREE
+        found.m2 = THREE if target == 15 else 0
+        found.m1 = _blanks(board.move, line)[0]
+        if not listing:
+            return found
+        found.m11.append((found.m1, THREE))
+        break
+    by_sum = _by_sum(sums)
+    for column in range(4, len(test)):
+        key = match(board, test[column], literal, by_sum)
+        if key:
+            if not listing:
+                return Found(key, 0, column + 1, line=found.line)
+            found.m11.append((key, column + 1))
+    if len(found.m11) > 16:  # M11(2,16): the listing never checks (digest §13 item 13)
+        del found.m11[16:]
+    return Found(0, 0, 0, found.m11, found.line) if listing else Found()
+
+
+def sugoal(board: Board, sutest: list[Pattern]) -> tuple[int, int]:
+    """SUGOAL: ``(M1, column)`` of the first SUTEST pattern on the board, or ``(0, 0)``.
+
+    It scans the whole board, like SEARCH, so the trial square need not take
+    part in the match (digest §13 item 20).
+    """
+    by_sum = _by_sum(board.sums)
+    for column, pattern in enumerate(sutest, 1):
+        key = match(board, tuple(pattern) + (-1, -1), False, by_sum)
+        if key:
+            return key, column
+    return 0, 0
