@@ -158,7 +158,7 @@ class Brain:
 
     def record_game(self, game: GameRow, tables: Tables, reading: str) -> None:
         """Store one game and the tables after it, in one transaction."""
-        rows = [("test", i, *e.pattern, tables.ajust[i], e.game, e.fired) for i, e in enumerate(tables.tests, 1)]
+        rows = [("test", i, *e.pattern, tables.ajust[i - 1], e.game, e.fired) for i, e in enumerate(tables.tests, 1)]
         rows += [("sutest", i, *e.pattern, -1, -1, 0, e.game, e.fired) for i, e in enumerate(tables.sutests, 1)]
         with self.conn:
             self.conn.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
