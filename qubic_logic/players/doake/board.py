@@ -57,6 +57,8 @@ LINES: tuple[tuple[int, ...], ...] = ((),) + tuple(_lines())
 #: ``THROUGH[s]`` = the lines through square s, ascending (ROWDY/ROWCNT).
 THROUGH: tuple[tuple[int, ...], ...] = ((),) + tuple(
     tuple(j for j in range(1, 77) if s in LINES[j]) for s in range(1, 65))
+#: ``LINE_BITS[j]``: bit s set for each square s of line j.
+LINE_BITS: tuple[int, ...] = tuple(sum(1 << s for s in line) for line in LINES)
 #: START (L526): the 16 strong squares, on 7 lines each.
 START: tuple[int, ...] = tuple(s for s in range(1, 65) if len(THROUGH[s]) == 7)
 #: SUB (L476): initial square scores, 7 for a strong square, 4 for a weak one.
@@ -71,11 +73,12 @@ class Board:
     (5, 1, 10)
     """
 
-    __slots__ = ("move", "sums")
+    __slots__ = ("move", "sums", "occupied")
 
     def __init__(self) -> None:
         self.move = [0] * 65
         self.sums = [0] * 77
+        self.occupied = 0  # bit s set when square s holds a counter
 
     @classmethod
     def from_position(cls, position: Position, computer: str) -> "Board":
@@ -91,6 +94,7 @@ class Board:
     def put(self, square: int, value: int) -> None:
         """Play ``value`` (5 or 1) on a blank square, updating the sums (SEARCH L1745–1749)."""
         self.move[square] = value
+        self.occupied |= 1 << square
         sums = self.sums
         for j in THROUGH[square]:
             sums[j] += value
@@ -99,6 +103,7 @@ class Board:
         """Unplay a square (the callers' loops at L793–799)."""
         value = self.move[square]
         self.move[square] = 0
+        self.occupied &= ~(1 << square)
         sums = self.sums
         for j in THROUGH[square]:
             sums[j] -= value

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .board import LINES, THROUGH, Board
+from .board import LINE_BITS, LINES, THROUGH, Board
 from .tables import Pattern
 
 FOUR, THREE = 100, 98
@@ -45,53 +45,78 @@ class Found:
     line: int = 0  # SN: the four's or three's line
 
 
-def _by_sum(sums: list[int]) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    for j in range(1, 77):
-        out.setdefault(sums[j], []).append(j)
-    return out
+class Scan:
+    """One board's lines grouped by sum, and the blank squares on lines of each sum (bit masks)."""
+
+    __slots__ = ("by_sum", "blank_on", "blank")
+
+    def __init__(self, board: Board) -> None:
+        self.blank = ~board.occupied
+        by_sum: dict[int, list[int]] = {}
+        blank_on: dict[int, int] = {}
+        sums, blank = board.sums, self.blank
+        for j in range(1, 77):
+            t = sums[j]
+            if t in by_sum:
+                by_sum[t].append(j)
+                blank_on[t] |= LINE_BITS[j] & blank
+            else:
+                by_sum[t] = [j]
+                blank_on[t] = LINE_BITS[j] & blank
+        self.by_sum, self.blank_on = by_sum, blank_on
 
 
-def _blanks(move: list[int], line: int) -> list[int]:
-    return [s for s in LINES[line] if not move[s]]
-
-
-def _rest(board: Board, by_sum: dict, pattern: Pattern, i1: int, i3: int) -> bool:
-    """Lines 3..5 of a pattern, given line 1 = ``i1`` and line 2 = ``i3``."""
+def _rest(board: Board, scan: Scan, pattern: Pattern, i1: int, i3: int) -> bool:
+    """Lines 3..5 of a pattern, given line 1 = ``i1`` and line 2 = ``i3`` (``i1`` = 0: any line 1)."""
     t3, t4, t5 = pattern[2], pattern[3], pattern[4]
     if t3 < 0:
         return True
-    move, sums = board.move, board.sums
-    line2 = LINES[i3]
-    blanks2 = _blanks(move, i3)
-    for m2 in blanks2:
+    blank2 = LINE_BITS[i3] & scan.blank  # the blank squares of line 2
+    if t4 >= 0 and not blank2 & scan.blank_on.get(t4, 0):
+        return False
+    on_third = blank2 & scan.blank_on.get(t3, 0)
+    if not on_third:
+        return False
+    sums = board.sums
+    for m2 in LINES[i3]:
+        if not on_third >> m2 & 1:
+            continue
         for i6 in THROUGH[m2]:
             if sums[i6] != t3 or i6 == i1 or i6 == i3:
                 continue
             if t4 < 0:
                 return True
-            for k3 in by_sum.get(t4, ()):
-                if k3 in (i1, i3, i6) or not any(s in line2 for s in _blanks(move, k3)):
+            for k3 in scan.by_sum[t4]:
+                if k3 in (i1, i3, i6) or not LINE_BITS[k3] & blank2:
                     continue
-                if t5 < 0:
-                    return True
-                if any(k4 not in (i1, i3, i6, k3) for k4 in by_sum.get(t5, ())):
+                if t5 < 0 or any(k4 not in (i1, i3, i6, k3) for k4 in scan.by_sum.get(t5, ())):
                     return True
     return False
 
 
-def match(board: Board, pattern: Pattern, literal: bool = False, by_sum: dict | None = None) -> int:
+def match(board: Board, pattern: Pattern, literal: bool = False, scan: Scan | None = None) -> int:
     """The key square M1 of the first realisation of ``pattern`` on ``board``, or 0."""
-    if by_sum is None:
-        by_sum = _by_sum(board.sums)
-    move, sums = board.move, board.sums
+    scan = scan or Scan(board)
     second = pattern[2] if literal else pattern[1]
-    for i1 in by_sum.get(pattern[0], ()):
+    on_second = scan.blank_on.get(second, 0)  # M1 must lie on a line summing to `second`
+    if not on_second:
+        return 0
+    needed = (pattern[0], second) + tuple(t for t in pattern[2:] if t >= 0)
+    by_sum = scan.by_sum
+    if any(len(by_sum.get(t, ())) < needed.count(t) for t in set(needed)):
+        return 0  # not enough distinct lines with these sums
+    sums = board.sums
+    possible: dict[int, bool] = {}  # line 2 -> has lines 3.. at all (whatever line 1 is)
+    for i1 in scan.by_sum.get(pattern[0], ()):
         for m1 in LINES[i1]:
-            if move[m1]:
+            if not on_second >> m1 & 1:
                 continue
             for i3 in THROUGH[m1]:
-                if i3 != i1 and sums[i3] == second and _rest(board, by_sum, pattern, i1, i3):
+                if i3 == i1 or sums[i3] != second:
+                    continue
+                if i3 not in possible:
+                    possible[i3] = _rest(board, scan, pattern, 0, i3)
+                if possible[i3] and _rest(board, scan, pattern, i1, i3):
                     return m1
     return 0
 
@@ -118,14 +143,14 @@ def search(board: Board, test: list[Pattern], listing: bool = False, literal: bo
             return found
         found.m3 = THREE
         found.m2 = THREE if target == 15 else 0
-        found.m1 = _blanks(board.move, line)[0]
+        found.m1 = next(s for s in LINES[line] if not board.move[s])
         if not listing:
             return found
         found.m11.append((found.m1, THREE))
         break
-    by_sum = _by_sum(sums)
+    scan = Scan(board)
     for column in range(4, len(test)):
-        key = match(board, test[column], literal, by_sum)
+        key = match(board, test[column], literal, scan)
         if key:
             if not listing:
                 return Found(key, 0, column + 1, line=found.line)
@@ -141,9 +166,9 @@ def sugoal(board: Board, sutest: list[Pattern]) -> tuple[int, int]:
     It scans the whole board, like SEARCH, so the trial square need not take
     part in the match (digest §13 item 20).
     """
-    by_sum = _by_sum(board.sums)
+    scan = Scan(board)
     for column, pattern in enumerate(sutest, 1):
-        key = match(board, tuple(pattern) + (-1, -1), False, by_sum)
+        key = match(board, tuple(pattern) + (-1, -1), False, scan)
         if key:
             return key, column
     return 0, 0

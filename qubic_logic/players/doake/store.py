@@ -89,6 +89,9 @@ class Brain:
                 self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             else:
                 self.conn = sqlite3.connect(self.path)
+                # WAL, synchronous NORMAL: a commit survives a killed process (not a power cut)
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=NORMAL")
             if exists:
                 self._check()
             else:
