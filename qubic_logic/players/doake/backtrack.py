@@ -141,7 +141,7 @@ def analyse(position: Position, moves: list[int], computer: str, tables: Tables,
     sn = next(j for j in range(1, 77) if board.sums[j] == 4 * value)
     rowno: list[int] = []
     w, l, stop = _unplay(board, winner, loser, len(winner) - 1, len(loser) - 1, rowno, value)
-    lesson.stopping_pair, lesson.analysed = stop, board
+    lesson.stopping_pair, lesson.analysed = stop, board.copy()
     lines = [sn] + rowno
     lesson.lines = lines
     if len(lines) > MAX_LINES:

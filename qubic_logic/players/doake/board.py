@@ -108,6 +108,12 @@ class Board:
         for j in THROUGH[square]:
             sums[j] -= value
 
+    def copy(self) -> "Board":
+        """An independent copy."""
+        other = Board()
+        other.move, other.sums, other.occupied = list(self.move), list(self.sums), self.occupied
+        return other
+
     def blanks(self) -> list[int]:
         """The blank squares, 1..64 in order."""
         return [s for s in range(1, 65) if not self.move[s]]

@@ -1,0 +1,238 @@
+"""Doake's 1972 "Score 4" (seed 001): SEARCH, the backtrack analysis, the brain, ``qubic learn``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from qubic_logic.cli import main
+from qubic_logic.errors import DataFormatError, QubicError
+from qubic_logic.match import make_player, play_game
+from qubic_logic.players.doake.backtrack import analyse
+from qubic_logic.players.doake.board import LINES, START, Board
+from qubic_logic.players.doake.search import THREE, match, search
+from qubic_logic.players.doake.select import Selector
+from qubic_logic.players.doake.store import Brain
+from qubic_logic.players.doake.tables import Tables
+from qubic_logic.players.doake.train import train
+from qubic_logic.position import Game
+
+QUBIC = [sys.executable, "-m", "qubic_logic.cli"]
+
+# Appendix Game 1 (L2240-2254): Red moves first and wins; squares 1..64.
+GAME_1_RED = [39, 13, 4, 23, 16, 43, 48, 47, 64, 30]
+GAME_1_WHITE = [1, 26, 42, 7, 27, 15, 8, 35, 32]
+
+
+def interleave(first: list[int], second: list[int]) -> list[int]:
+    """Cells (0..63) of a game from two lists of squares (1..64), ``first`` moving first."""
+    out = []
+    for i, s in enumerate(first):
+        out.append(s - 1)
+        if i < len(second):
+            out.append(second[i] - 1)
+    return out
+
+
+def board_of(computer: list[int], opponent: list[int]) -> Board:
+    b = Board()
+    for s in computer:
+        b.put(s, 5)
+    for s in opponent:
+        b.put(s, 1)
+    return b
+
+
+def test_lines_follow_the_thesis_numbering_and_counts():
+    assert LINES[1] == (1, 2, 3, 4) and LINES[76] == (4, 23, 42, 61)  # L506-508
+    assert len(set(LINES[1:])) == 76
+    assert START == (1, 4, 13, 16, 22, 23, 26, 27, 38, 39, 42, 43, 49, 52, 61, 64)  # L526
+
+
+def test_search_finds_threes_first_own_before_blocking():
+    # computer three on 1,2,3 (blank 4); opponent three on 17,18,19 (blank 20)
+    found = search(board_of([1, 2, 3], [17, 18, 19]), Tables().test)
+    assert (found.m1, found.m2, found.m3, found.line) == (4, THREE, THREE, 1)
+    found = search(board_of([1, 6], [17, 18, 19]), Tables().test)
+    assert (found.m1, found.m2, found.m3) == (20, 0, THREE)
+
+
+def test_pattern_1_two_converging_twos_key_square():
+    # 10 on line 1 (1,2 | 3,4 blank) and 10 on 4,7,10,13 (10,13 | 4,7 blank): they meet at blank 4
+    b = board_of([1, 2, 10, 13], [])
+    assert match(b, (10, 10, -1, -1, -1)) == 4
+    assert match(b, (10, 10, -1, -1, -1), literal=True) == 0  # L1857 read literally: TEST3 = -1
+    assert match(b, (2, 2, -1, -1, -1)) == 0  # the opponent's colours do not match
+
+
+def test_game_1_teaches_pattern_2_in_both_colours_and_stops_at_47_8():
+    cells = interleave(GAME_1_RED, GAME_1_WHITE)
+    position = Game(cells).position
+    assert position.winner == "x"
+    tables = Tables()
+    lesson = analyse(position, cells, "x", tables, game=1)
+    # the thesis: Pattern 2, "10,5,10" for the winner, "2,1,2" in the opponent's colours
+    assert lesson.test == [(10, 5, 10, -1, -1), (2, 1, 2, -1, -1)]
+    assert tables.test[4:] == lesson.test and tables.ajust[4:] == [0, 0]
+    assert lesson.stopping_pair == (47, 8)  # Red's 47 made the forcing pattern; White's 8 stays unplayed
+    sn, row1, row2 = lesson.lines
+    assert 30 in LINES[sn] and 64 in LINES[sn]  # the winning line
+    assert {32, 64} <= set(LINES[row1]) and {35, 47} <= set(LINES[row2])  # the lines stopped by 32 and 35
+    assert lesson.sutest is not None and tables.sutest == [lesson.sutest]
+    # the thesis at move 7 (L2298): Red's 48 "forms one instance of Pattern 2 on square 8 (then
+    # square 38) and another instance of Pattern 2 on square 47"; White's 8 stops the first
+    board = lesson.analysed
+    assert match(board, (10, 5, 10, -1, -1)) == 8
+    board.put(8, 1)
+    assert match(board, (10, 5, 10, -1, -1)) == 47
+    # a second analysis of the same game finds it listed: nothing new
+    again = analyse(position, cells, "x", tables, game=2)
+    assert again.test == [] and again.already == 5 and len(tables.test) == 6
+
+
+def test_loss_raises_ajust_of_a_known_opponent_pattern():
+    cells = interleave(GAME_1_RED, GAME_1_WHITE)
+    position = Game(cells).position
+    tables = Tables()
+    first = analyse(position, cells, "o", tables, game=1)  # White learns from its loss
+    assert first.test == [(2, 1, 2, -1, -1), (10, 5, 10, -1, -1)] and first.sutest[0] % 5 == 0
+    second = analyse(position, cells, "o", tables, game=2)
+    assert second.ajust == [5] and tables.ajust[4] == 1
+
+
+def test_learned_pattern_is_played_and_explained():
+    cells = interleave(GAME_1_RED, GAME_1_WHITE)
+    tables = Tables()
+    lesson = analyse(Game(cells).position, cells, "x", tables)
+    selector = Selector(tables)
+    board = lesson.analysed
+    board.put(8, 1)  # White's 8, the stopping pair's reply
+    choice = selector.choose(board, own_moves=7)
+    assert choice.square == 47 and choice.column == 5
+    assert "pattern 10,5,10" in choice.why
+
+
+def test_unknown_reading_is_refused():
+    with pytest.raises(QubicError, match="reading=plausible or reading=literal"):
+        make_player("doake:reading=wrong")
+
+
+def test_doake_plays_complete_games_on_both_sides_with_a_seeded_first_move():
+    a = play_game("doake", "greedy", seed=3)
+    b = play_game("doake", "greedy", seed=3)
+    assert a.moves == b.moves and a.moves[0] + 1 in START
+
+
+def fresh(tmp_path, name="b.sqlite") -> str:
+    return str(tmp_path / name)
+
+
+def brain_contents(path: str) -> tuple[list, list]:
+    with sqlite3.connect(path) as conn:
+        return (conn.execute("SELECT * FROM patterns ORDER BY kind, col").fetchall(),
+                conn.execute("SELECT * FROM games ORDER BY number").fetchall())
+
+
+def test_learning_is_seeded_and_resumable(tmp_path, capsys):
+    a, b, c = fresh(tmp_path, "a.sqlite"), fresh(tmp_path, "b.sqlite"), fresh(tmp_path, "c.sqlite")
+    assert main(["learn", a, "--against", "greedy", "--games", "24", "--seed", "1"]) == 0
+    assert main(["learn", b, "--against", "greedy", "--games", "24", "--seed", "1"]) == 0
+    assert brain_contents(a) == brain_contents(b)
+    patterns, games = brain_contents(a)
+    assert len(games) == 24 and len(patterns) > 4  # it learned something
+    # 10 games, then 14 more: the same brain as 24 in one run
+    assert main(["learn", c, "--against", "greedy", "--games", "10", "--seed", "1"]) == 0
+    assert main(["learn", c, "--against", "greedy", "--games", "14", "--seed", "1"]) == 0
+    assert brain_contents(c) == brain_contents(a)
+    capsys.readouterr()
+    assert main(["learn", a, "--report"]) == 0
+    out = capsys.readouterr().out
+    assert "TEST" in out and "10,10" in out and "taught by game" in out
+
+
+def replayed_tables(path: str) -> Tables:
+    """The tables obtained by analysing the stored games again, from the rule book."""
+    brain = Brain(path)
+    tables = Tables()
+    for g in brain.games():
+        game = Game(g.moves)
+        assert game.position.is_over  # every stored game is complete
+        p = game.position
+        analyse(p, g.moves, g.side if g.opponent != "self" else p.winner or g.side, tables, g.number)
+    brain.close()
+    return tables
+
+
+def test_sigkill_mid_run_keeps_every_finished_game(tmp_path):
+    path = fresh(tmp_path)
+    proc = subprocess.Popen([*QUBIC, "learn", path, "--against", "greedy", "--games", "5000", "--seed", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        count = 0
+        while time.monotonic() < deadline and count < 15:
+            time.sleep(0.2)
+            if os.path.exists(path):
+                try:
+                    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+                        count = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.OperationalError:
+                    count = 0
+        assert count >= 15, "training did not get going"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    brain = Brain(path)
+    stored = brain.tables()
+    n = brain.game_count()
+    brain.close()
+    assert n >= 15
+    # the stored tables are exactly what the stored games teach: no half-written pattern
+    again = replayed_tables(path)
+    assert [e.pattern for e in stored.tests] == again.test and stored.ajust == again.ajust
+    assert [e.pattern for e in stored.sutests] == again.sutest
+    # and training goes on from there
+    assert main(["learn", path, "--against", "greedy", "--games", "2", "--seed", "2"]) == 0
+    assert Brain(path).game_count() == n + 2
+
+
+def test_a_corrupt_or_foreign_file_is_refused(tmp_path, capsys):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(DataFormatError, match="not a Doake brain"):
+        Brain(str(junk))
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE t (x)")
+    with pytest.raises(DataFormatError, match="no meta table"):
+        Brain(str(foreign))
+    assert main(["learn", str(junk), "--report"]) == 2
+    assert "not a Doake brain" in capsys.readouterr().err
+    assert main(["learn", str(tmp_path / "missing.sqlite"), "--report"]) == 2
+    assert "no brain at" in capsys.readouterr().err
+    assert main(["match", f"doake:brain={junk}", "hp67"]) == 2
+
+
+def test_match_and_reply_with_a_stored_brain(tmp_path, capsys):
+    path = fresh(tmp_path)
+    brain = Brain(path, create=True)
+    train(brain, "greedy", 12, seed=1)
+    brain.close()
+    assert main(["match", f"doake:brain={path}", "hp67", "--games", "4", "--swap-sides"]) == 0
+    assert "doake:brain=" in capsys.readouterr().out
+    assert main(["reply", f"doake:brain={path}", "1-22,2"]) == 0
+    assert "doake:brain=" in capsys.readouterr().out
+
+
+def test_self_play_learns_from_the_winner(tmp_path):
+    brain = Brain(fresh(tmp_path), create=True)
+    summary = train(brain, "self", 6, seed=4)
+    assert summary.played == 6 and brain.game_count() == 6
+    assert all(g.opponent == "self" for g in brain.games())
