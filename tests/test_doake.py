@@ -236,3 +236,23 @@ def test_self_play_learns_from_the_winner(tmp_path):
     summary = train(brain, "self", 6, seed=4)
     assert summary.played == 6 and brain.game_count() == 6
     assert all(g.opponent == "self" for g in brain.games())
+
+
+@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="tmux is not installed")
+def test_play_against_a_stored_brain_in_the_terminal(tmp_path):
+    from tests.test_play_cli import Tmux
+
+    path = fresh(tmp_path)
+    brain = Brain(path, create=True)
+    train(brain, "greedy", 8, seed=1)
+    brain.close()
+    term = Tmux(["sh", "-c", f"'{' '.join(QUBIC)} play --x human --o doake:brain={path} --notation number; sleep 30'"])
+    try:
+        term.wait_for("X (human) to move>")
+        term.send("22")
+        screen = term.wait_for(f"O (doake:brain={path}) plays")
+        term.send("quit")
+        screen = term.wait_for("game left after 2 moves")
+    finally:
+        term.close()
+    assert "Traceback" not in screen and "strong square" in screen

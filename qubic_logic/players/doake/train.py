@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ...errors import QubicError
 from ...match import make_player, run_games, schedule
 from ...position import Game
-from .backtrack import analyse
+from .backtrack import Lesson, analyse
 from .player import check_reading, choose
 from .select import Selector
 from .store import Brain, Evaluation, GameRow
@@ -83,6 +83,22 @@ def play_training_game(tables: Tables, against: str, number: int, seed: int, lit
     return game, learner_side
 
 
+def play_and_learn(tables: Tables, against: str, number: int, seed: int, literal: bool = False,
+                   observe: Callable[[Game, str], None] | None = None) -> tuple[Game, str, Lesson]:
+    """Play game ``number`` and learn from it; ``observe(game, side)`` sees it before the analysis."""
+    fired: dict[int, int] = {}
+    game, side = play_training_game(tables, against, number, seed, literal, fired)
+    if observe:
+        observe(game, side)
+    p = game.position
+    analysed_side = p.winner if against == SELF and p.winner else side
+    lesson = analyse(p, list(game.moves), analysed_side, tables, number, literal)
+    for column, n in fired.items():
+        if column <= len(tables.tests):
+            tables.tests[column - 1].fired += n
+    return game, side, lesson
+
+
 def train(brain: Brain, against: str, games: int, seed: int = 0, reading: str = "plausible",
           time_limit: float | None = None, progress: Callable[[GameRow], None] | None = None) -> TrainingSummary:
     """Play ``games`` training games against ``against`` (a player spec or ``self``), learning after each.
@@ -104,15 +120,9 @@ def train(brain: Brain, against: str, games: int, seed: int = 0, reading: str = 
                 complete = False
                 break
             number = brain.game_count() + 1
-            fired: dict[int, int] = {}
             before = tables.learned()
-            game, side = play_training_game(tables, against, number, seed, literal, fired)
+            game, side, lesson = play_and_learn(tables, against, number, seed, literal)
             p = game.position
-            analysed_side = p.winner if against == SELF and p.winner else side
-            lesson = analyse(p, list(game.moves), analysed_side, tables, number, literal)
-            for column, n in fired.items():
-                if column <= len(tables.tests):
-                    tables.tests[column - 1].fired += n
             result = "draw" if p.winner is None else ("win" if p.winner == side else "loss")
             row = GameRow(number, against, side, list(game.moves), result, game_seed(seed, number),
                           lesson.summary(), tables.learned())
