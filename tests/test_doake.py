@@ -256,3 +256,61 @@ def test_play_against_a_stored_brain_in_the_terminal(tmp_path):
     finally:
         term.close()
     assert "Traceback" not in screen and "strong square" in screen
+
+
+@pytest.fixture(scope="module")
+def trained_tables() -> Tables:
+    """Tables after 40 seeded games against greedy, and the positions they were played in."""
+    from qubic_logic.players.doake.train import play_and_learn
+
+    tables = Tables()
+    positions = []
+    for n in range(1, 41):
+        game, _, _ = play_and_learn(tables, "greedy", n, 7)
+        positions += [Game(game.moves[:k]).position for k in range(6, len(game.moves), 5)]
+    tables.positions = positions  # type: ignore[attr-defined]
+    return tables
+
+
+def python_keys(tables: Tables, position) -> set[tuple[int, str, int]]:
+    """(column, side, key cell) of every pattern the Python SEARCH matches, per side to move."""
+    out = set()
+    for side in ("x", "o"):
+        board = Board.from_position(position, side)
+        for column, pattern in enumerate(tables.test[4:], 5):
+            key = match(board, pattern)
+            if key:
+                out.add((column, side, key - 1))
+    return out
+
+
+@pytest.mark.parametrize("language", ["asp", "prolog"])
+def test_exported_rules_match_where_search_matches(tmp_path, trained_tables, language):
+    from qubic_logic.engines import asp, prolog
+    from qubic_logic.players.doake.export import write_rules
+
+    path = tmp_path / ("brain.lp" if language == "asp" else "brain.pl")
+    assert write_rules(trained_tables, str(path)) == len(trained_tables.test) - 4 > 4
+    checked = 0
+    for position in trained_tables.positions[::6]:
+        if language == "asp":
+            result = asp.solve("", [path], rules=["geometry"], position=position)
+            keys = {(a.arguments[0].number, a.arguments[1].name, a.arguments[2].number)
+                    for a in result.models[0] if a.name == "doake_pattern"}
+        else:
+            answers = prolog.query("doake_pattern(C, P, M)", [path], position=position)
+            keys = {(b["C"], b["P"], b["M"]) for b in answers}
+        found = python_keys(trained_tables, position)
+        rule_columns = {(c, s) for c, s, _ in keys}
+        # the same patterns match for the same sides, and SEARCH's key square is among the rules' keys
+        assert {(c, s) for c, s, _ in found} == rule_columns
+        assert found <= keys
+        checked += bool(found)
+    assert checked >= 3
+
+
+def test_export_refuses_other_suffixes(tmp_path):
+    from qubic_logic.players.doake.export import write_rules
+
+    with pytest.raises(QubicError, match="ending in .lp"):
+        write_rules(Tables(), str(tmp_path / "rules.txt"))
