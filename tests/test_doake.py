@@ -314,3 +314,20 @@ def test_export_refuses_other_suffixes(tmp_path):
 
     with pytest.raises(QubicError, match="ending in .lp"):
         write_rules(Tables(), str(tmp_path / "rules.txt"))
+
+
+def test_curve_as_csv_png_and_svg(tmp_path, capsys):
+    path = fresh(tmp_path)
+    brain = Brain(path, create=True)
+    train(brain, "greedy", 6, seed=1)
+    results = [g.result for g in brain.games()]
+    brain.close()
+    for suffix in ("csv", "png", "svg"):
+        assert main(["learn", path, "--curve", str(tmp_path / f"curve.{suffix}"), "--window", "3"]) == 0
+    rows = (tmp_path / "curve.csv").read_text().splitlines()
+    assert rows[0].startswith("game,opponent,side,result,win_rate_last_3") and len(rows) == 7
+    assert [r.split(",")[3] for r in rows[1:]] == results
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    assert "<svg" in (tmp_path / "curve.svg").read_text()
+    assert main(["learn", path, "--curve", str(tmp_path / "curve.gif")]) == 2
+    assert "expected a file name ending in .png, .svg or .csv" in capsys.readouterr().err
