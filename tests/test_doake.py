@@ -331,3 +331,43 @@ def test_curve_as_csv_png_and_svg(tmp_path, capsys):
     assert "<svg" in (tmp_path / "curve.svg").read_text()
     assert main(["learn", path, "--curve", str(tmp_path / "curve.gif")]) == 2
     assert "expected a file name ending in .png, .svg or .csv" in capsys.readouterr().err
+
+
+PATTERN_1, PATTERN_2, PATTERN_3 = (10, 10, -1, -1, -1), (10, 5, 10, -1, -1), (10, 0, 10, 10, -1)
+
+
+def game_1_board(plies: int, *red_trial: int) -> Board:
+    from qubic_logic.players.doake.appendix import GAMES
+
+    board = Board.from_position(Game(GAMES[0].cells()[:plies]).position, "x")  # Red's view
+    for s in red_trial:
+        board.put(s, 5)
+    return board
+
+
+@pytest.mark.parametrize("plies, trial, pattern, key, thesis", [
+    (5, (23,), PATTERN_1, 7, "L2272: Red can form Pattern 1 by 23 (White then stops it on 7)"),
+    (5, (55,), PATTERN_1, 7, "L2272: ... or 55"),
+    (5, (45,), PATTERN_2, 42, "L2272: Pattern 2 by 45 (White pre-empts on 42)"),
+    (9, (27,), PATTERN_1, 15, "L2282: Red's 27 would form Pattern 1 on 15"),
+    (9, (27,), PATTERN_2, 8, "L2282: ... and Pattern 2 on 8 (then 38)"),
+    (11, (), PATTERN_3, 15, "L2292: Red's 43 makes Pattern 3 on 15"),
+    (13, (), PATTERN_2, 8, "L2298: Red's 48 forms Pattern 2 on 8 (then 38) ..."),
+    (14, (), PATTERN_2, 47, "L2298: ... and another on 47"),
+])
+def test_game_1_commentary_checked_with_search(plies, trial, pattern, key, thesis):
+    assert match(game_1_board(plies, *trial), pattern) == key, thesis
+
+
+def test_appendix_games_replay_and_what_they_teach():
+    from qubic_logic.players.doake.appendix import replay
+
+    results = replay()
+    for g, game, _ in results:
+        winner = "x" if g.winner == g.first else "o"
+        assert game.position.winner == winner, f"Game {g.number} ({g.lines})"
+    lessons = [lesson for _, _, lesson in results]
+    assert lessons[0].test == [PATTERN_2, (2, 1, 2, -1, -1)]
+    # Games 2, 4 and 5 end in Pattern 2 again: already listed
+    assert [lessons[i].already for i in (1, 3, 4)] == [5, 5, 5]
+    assert lessons[2].pattern == (5, 0, 10, 5, 10) and lessons[2].stopping_pair == (4, 61)
