@@ -371,3 +371,34 @@ def test_appendix_games_replay_and_what_they_teach():
     # Games 2, 4 and 5 end in Pattern 2 again: already listed
     assert [lessons[i].already for i in (1, 3, 4)] == [5, 5, 5]
     assert lessons[2].pattern == (5, 0, 10, 5, 10) and lessons[2].stopping_pair == (4, 61)
+
+
+def test_claim_rules_agree_with_the_native_core_on_a_short_run():
+    from qubic_logic.claims.catalog import load_claims
+    from qubic_logic.claims.declarative import run_prolog
+    from qubic_logic.claims.runner import _rules_path, _use_path
+    from qubic_logic.players.doake.claim import facts, figures, pattern_cases
+
+    cases = pattern_cases(games=12)
+    claim = load_claims()["doake-patterns-force"]
+    computed = run_prolog([_rules_path(claim.rules["prolog"])], [_use_path(u, ".pl") for u in claim.uses],
+                          "\n".join(facts(cases)) + "\n")
+    native = figures(cases)
+    assert native["cases"] == len(cases) > 10
+    for name in ("cases", "holds", "fails", "fails_excepted", "fails_other"):
+        assert computed[name] == native[name], name
+    assert native["holds"] + native["fails"] == native["cases"] and native["holds"] > native["fails"]
+
+
+@pytest.mark.slow
+def test_claim_doake_patterns_force_prints_the_claim_and_holds_fails(capsys):
+    assert main(["claims", "--only", "doake-patterns-force", "--format", "json"]) == 0
+    import json
+
+    (result,) = json.loads(capsys.readouterr().out)
+    assert result["crosscheck_agrees"] is True and not result["error"]
+    c = result["computed"]
+    assert c["holds"] + c["fails"] == c["cases"] and c["fails"] == c["fails_excepted"] + c["fails_other"]
+    assert main(["claims", "--only", "doake-patterns-force"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "doake-patterns-force" in out and "holds =" in out and "fails_other = 0" in out
