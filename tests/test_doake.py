@@ -402,3 +402,24 @@ def test_claim_doake_patterns_force_prints_the_claim_and_holds_fails(capsys):
     assert main(["claims", "--only", "doake-patterns-force"]) in (0, 1)
     out = capsys.readouterr().out
     assert "doake-patterns-force" in out and "holds =" in out and "fails_other = 0" in out
+
+
+def test_ctrl_c_stops_training_and_keeps_what_was_learned(tmp_path):
+    path = fresh(tmp_path)
+    proc = subprocess.Popen([*QUBIC, "learn", path, "--against", "greedy", "--games", "5000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    count = 0
+    while time.monotonic() < deadline and count < 3:
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+                count = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.OperationalError:
+            pass
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "stopped early" in err and "Traceback" not in err
+    brain = Brain(path)
+    assert brain.game_count() >= 3 and f"trained {brain.game_count()} games" in err
