@@ -67,16 +67,16 @@ def _plot(brain: Brain, games, rates, window: int, path: str, fmt: str) -> None:
     ax = fig.add_subplot()
     ax.plot(numbers, rates, color="tab:blue", label=f"win rate, last {window} training games")
     colours = {"win": "tab:green", "draw": "tab:gray", "loss": "tab:red"}
-    for result, colour in colours.items():
+    for row, (result, colour) in enumerate(colours.items()):  # one row of ticks per result
         xs = [g.number for g in games if g.result == result]
-        ax.scatter(xs, [-0.04] * len(xs), marker="|", s=30, color=colour, label=PLURAL[result])
+        ax.scatter(xs, [-0.03 * (row + 1)] * len(xs), marker="|", s=20, color=colour, label=PLURAL[result])
     for e in brain.evaluations():
         if e.games:
             low, high = wilson(e.wins, e.games)
             rate = e.wins / e.games
             ax.errorbar([e.after_games], [rate], yerr=[[rate - low], [high - rate]], fmt="o", capsize=4,
                         label=f"v {e.opponent} after {e.after_games} ({e.games} games)")
-    ax.set_ylim(-0.08, 1.02)
+    ax.set_ylim(-0.11, 1.02)
     ax.set_xlabel("training game")
     ax.set_ylabel("win rate")
     twin = ax.twinx()
