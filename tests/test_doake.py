@@ -218,6 +218,9 @@ def test_a_corrupt_or_foreign_file_is_refused(tmp_path, capsys):
     assert main(["learn", str(tmp_path / "missing.sqlite"), "--report"]) == 2
     assert "no brain at" in capsys.readouterr().err
     assert main(["match", f"doake:brain={junk}", "hp67"]) == 2
+    assert main(["learn", str(tmp_path / "new.sqlite"), "--against", "nobody", "--games", "2"]) == 2
+    assert "unknown player 'nobody'" in capsys.readouterr().err
+    assert not (tmp_path / "new.sqlite").exists()  # nothing is created for a bad command
 
 
 def test_match_and_reply_with_a_stored_brain(tmp_path, capsys):

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..errors import QubicError
+from ..match import make_player
 from ..players import player_names
 from ..players.doake.report import evaluation_rows, pattern_rows
 from ..players.doake.store import Brain
@@ -83,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
                          "--curve FILE or --export FILE")
     if args.against and args.games is None:
         raise QubicError("--against needs --games N (how many training games)")
+    for spec in ([args.against] if args.against and args.against != SELF else []) + (args.evaluate or []):
+        make_player(spec)  # an unknown player fails before a brain file is created
     brain = Brain(args.brain, create=bool(args.against or args.evaluate))
     err = Console(stderr=True, highlight=False)
     try:
