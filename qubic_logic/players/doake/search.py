@@ -17,11 +17,9 @@ TEST2; ``literal=True`` keeps TEST3, under which two-line patterns such as
 
 >>> from .board import Board
 >>> b = Board()
->>> for s in (1, 2, 17, 33): b.put(s, 5)
->>> match(b, (10, 10, -1, -1, -1))   # 1,2,3,4 and 1,17,33,49 meet at no blank; 3,19,35,51?
-0
->>> b.put(6, 5); match(b, (10, 10, -1, -1, -1))
-11
+>>> for s in (1, 2, 10, 13): b.put(s, 5)   # 10 on 1,2,3,4 and on 4,7,10,13: they meet at blank 4
+>>> match(b, (10, 10, -1, -1, -1)), match(b, (10, 10, -1, -1, -1), literal=True)
+(4, 0)
 """
 
 from __future__ import annotations
