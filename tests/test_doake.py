@@ -426,3 +426,14 @@ def test_ctrl_c_stops_training_and_keeps_what_was_learned(tmp_path):
     assert "stopped early" in err and "Traceback" not in err
     brain = Brain(path)
     assert brain.game_count() >= 3 and f"trained {brain.game_count()} games" in err
+
+
+def test_the_literal_reading_misses_the_pattern_the_plausible_one_plays():
+    cells = interleave(GAME_1_RED, GAME_1_WHITE)
+    tables = Tables()
+    board = analyse(Game(cells).position, cells, "x", tables).analysed
+    board.put(8, 1)
+    plausible = Selector(tables).choose(board, own_moves=7)
+    literal = Selector(tables, literal=True).choose(board, own_moves=7)
+    assert plausible.square == 47 and plausible.column == 5
+    assert literal.column == 0 and "10,5,10" not in literal.why  # L1857 read as TEST3: 10,5,10 is unseen
