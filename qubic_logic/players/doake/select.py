@@ -51,7 +51,7 @@ class Selector:
     def choose(self, board: Board, own_moves: int) -> Choice:
         """The computer's move on ``board`` (5 = computer); ``own_moves`` = SCOUNT."""
         test = self.tables.test
-        found = search(board, test)
+        found = search(board, test, literal=self.literal)
         if found.m3 == THREE:
             what = "completes its three" if found.m2 == THREE else "blocks the opponent's three"
             return Choice(found.m1, f"{what} on line {found.line} (square {found.m1})")
@@ -190,12 +190,12 @@ class Selector:
         if marge >= big and self._ll_ok(board):
             return Choice(self.ll, f"counter scoring: square {self.ll} scores {marge} >= the "
                           f"opponent's best {big}")
-        return Choice(bigopp, f"defends: the opponent's best square scores {big} "
-                      "(opponent look-ahead)")
+        return Choice(bigopp, f"defends: square {bigopp} is the opponent's best, scoring {big} "
+                      "in the opponent look-ahead")
 
     def _attack_or_css(self, large: int, q: int, marge: int, board: Board) -> Choice:
         if large > marge or not self._ll_ok(board):
-            return Choice(q, f"attacks: computer look-ahead scores {q} at {large}")
+            return Choice(q, f"attacks: square {q} scores {large} in the computer look-ahead")
         return Choice(self.ll, f"counter scoring: square {self.ll} scores {marge} "
                       f"(computer look-ahead best {large})")
 
