@@ -25,6 +25,7 @@ TEST2; ``literal=True`` keeps TEST3, under which two-line patterns such as
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .board import LINE_BITS, LINES, THROUGH, Board
 from .tables import Pattern
@@ -92,6 +93,13 @@ def _rest(board: Board, scan: Scan, pattern: Pattern, i1: int, i3: int) -> bool:
     return False
 
 
+@lru_cache(maxsize=None)
+def _needed(pattern: Pattern, literal: bool) -> tuple[tuple[int, int], ...]:
+    """How many distinct lines of each sum a pattern needs."""
+    sums = (pattern[0], pattern[2] if literal else pattern[1]) + tuple(t for t in pattern[2:] if t >= 0)
+    return tuple((t, sums.count(t)) for t in set(sums))
+
+
 def match(board: Board, pattern: Pattern, literal: bool = False, scan: Scan | None = None) -> int:
     """The key square M1 of the first realisation of ``pattern`` on ``board``, or 0."""
     scan = scan or Scan(board)
@@ -99,10 +107,10 @@ def match(board: Board, pattern: Pattern, literal: bool = False, scan: Scan | No
     on_second = scan.blank_on.get(second, 0)  # M1 must lie on a line summing to `second`
     if not on_second:
         return 0
-    needed = (pattern[0], second) + tuple(t for t in pattern[2:] if t >= 0)
     by_sum = scan.by_sum
-    if any(len(by_sum.get(t, ())) < needed.count(t) for t in set(needed)):
-        return 0  # not enough distinct lines with these sums
+    for t, n in _needed(pattern, literal):
+        if len(by_sum.get(t, ())) < n:
+            return 0  # not enough distinct lines with these sums
     sums = board.sums
     possible: dict[int, bool] = {}  # line 2 -> has lines 3.. at all (whatever line 1 is)
     for i1 in scan.by_sum.get(pattern[0], ()):
@@ -127,13 +135,13 @@ def search(board: Board, test: list[Pattern], listing: bool = False, literal: bo
     M3 = 100 (and M2 = 100 if it is the computer's); a three M3 = 98 (M2 = 98
     if the computer's) with M1 its blank square.
     """
-    sums = board.sums
     found = Found()
+    scan = Scan(board)
     for column in range(4):
-        target = test[column][0]
-        line = next((j for j in range(1, 77) if sums[j] == target), 0)
+        line = scan.by_sum.get(test[column][0], (0,))[0]  # the first line with the sum
         if not line:
             continue
+        target = test[column][0]
         found.line = line
         if column < 2:
             found.m3 = FOUR
@@ -146,7 +154,6 @@ def search(board: Board, test: list[Pattern], listing: bool = False, literal: bo
             return found
         found.m11.append((found.m1, THREE))
         break
-    scan = Scan(board)
     for column in range(4, len(test)):
         key = match(board, test[column], literal, scan)
         if key:
