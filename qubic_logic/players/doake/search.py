@@ -104,8 +104,9 @@ def match(board: Board, pattern: Pattern, literal: bool = False, scan: Scan | No
     """The key square M1 of the first realisation of ``pattern`` on ``board``, or 0."""
     scan = scan or Scan(board)
     second = pattern[2] if literal else pattern[1]
-    on_second = scan.blank_on.get(second, 0)  # M1 must lie on a line summing to `second`
-    if not on_second:
+    # M1 is a blank square on a line of the first sum and on a line of the second
+    keys = scan.blank_on.get(pattern[0], 0) & scan.blank_on.get(second, 0)
+    if not keys:
         return 0
     by_sum = scan.by_sum
     for t, n in _needed(pattern, literal):
@@ -113,9 +114,11 @@ def match(board: Board, pattern: Pattern, literal: bool = False, scan: Scan | No
             return 0  # not enough distinct lines with these sums
     sums = board.sums
     possible: dict[int, bool] = {}  # line 2 -> has lines 3.. at all (whatever line 1 is)
-    for i1 in scan.by_sum.get(pattern[0], ()):
+    for i1 in by_sum[pattern[0]]:
+        if not LINE_BITS[i1] & keys:
+            continue
         for m1 in LINES[i1]:
-            if not on_second >> m1 & 1:
+            if not keys >> m1 & 1:
                 continue
             for i3 in THROUGH[m1]:
                 if i3 == i1 or sums[i3] != second:
