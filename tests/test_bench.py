@@ -35,3 +35,10 @@ def test_core_section_measures_both_cores():
     for row in results["forced_win"].values():
         assert row["queries"] > 0 and row["longest"] >= 3
         assert row["ratio_total"] > 1  # the native core is faster than the fallback
+
+
+def test_learning_section_measures_training_speed():
+    out = io.StringIO()
+    results = bench.load("learning").run(Console(file=out, width=100), quick=True)
+    assert "training games per second" in out.getvalue()
+    assert results["all"] > 0 and results["first half"] > 0

@@ -11,7 +11,8 @@ Prolog; one per engine), ``uses`` (project rules loaded first, e.g.
 :mod:`qubic_logic.claims.inputs`), ``crosscheck`` (a function of
 :mod:`qubic_logic.claims.crosschecks`), ``count_models`` (ASP only: report the
 number of answer sets under this figure name), ``on_differ`` (why the seed and
-the computation differ, shown only when they do), ``slow`` (skip in quick runs).
+the computation differ, shown only when they do), ``slow`` (skip in quick runs),
+``show`` (computed figures the seed gives no value for, shown after the seed's).
 
 >>> claims = load_claims()
 >>> claims['automorphisms'].seed_figure
@@ -29,7 +30,7 @@ from ..errors import DataFormatError
 
 ENGINE_OF_SUFFIX = {".lp": "asp", ".pl": "prolog"}
 _KEYS = {"id", "title", "source", "quote", "counts", "seed_figure", "rules", "uses", "inputs",
-         "crosscheck", "count_models", "on_differ", "order"}
+         "crosscheck", "count_models", "on_differ", "order", "show"}
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,11 @@ class Claim:
     count_models: str = ""
     on_differ: str = ""
     order: int = 0
+    show: tuple[str, ...] = ()
+
+    def shown(self) -> list[str]:
+        """Figure names a report shows: the seed's, then ``show``."""
+        return list(self.seed_figure) + [n for n in self.show if n not in self.seed_figure]
 
     def engines(self) -> list[str]:
         """Engines this claim is written for, ASP first."""
@@ -87,6 +93,7 @@ def parse_claim(name: str, text: str) -> Claim:
         uses=tuple(data.get("uses", ())), inputs=tuple(data.get("inputs", ())),
         crosscheck=data.get("crosscheck", ""), count_models=data.get("count_models", ""),
         on_differ=data.get("on_differ", ""), order=int(data.get("order", 0)),
+        show=tuple(data.get("show", ())),
     )
 
 

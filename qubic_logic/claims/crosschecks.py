@@ -342,10 +342,16 @@ def sample_game() -> Figures:
             "decided_at_move": (len(moves) + 1) // 2}
 
 
+def doake_patterns_force() -> Figures:
+    from ..players.doake.claim import figures, pattern_cases
+
+    return figures(pattern_cases())
+
+
 CROSSCHECKS: dict[str, Callable[[], Figures]] = {
     f.__name__: f for f in (lines, planes, prime_cells, planes_per_cell, planar_primes, automorphisms,
                             first_moves, appendix_b, table_ii, table_iv, trap_blocks, erdos_selfridge,
                             planes_3_0, planes_3_0_two_zero, planes_4_0, planes_5_0, plane_17_trap, ml64_compaction, table_iii_003, appendix_c, table_iii_000, line_sums,
                             strong_squares,
-                            sample_game)
+                            sample_game, doake_patterns_force)
 }

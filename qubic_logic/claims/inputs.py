@@ -83,6 +83,12 @@ def _sample_game() -> list[str]:
     return out
 
 
+def _doake_pattern_cases() -> list[str]:
+    from ..players.doake.claim import facts as case_facts, pattern_cases
+
+    return case_facts(pattern_cases())
+
+
 FACT_SETS: dict[str, Callable[[], list[str]]] = {
     "appendix_b": _appendix_b,
     "table_ii": _table_ii,
@@ -91,6 +97,7 @@ FACT_SETS: dict[str, Callable[[], list[str]]] = {
     "table_iii_003": _table_iii_003,
     "appendix_c": _appendix_c,
     "sample_game": _sample_game,
+    "doake_pattern_cases": _doake_pattern_cases,
 }
 
 

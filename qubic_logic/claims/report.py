@@ -53,7 +53,7 @@ def markdown(results: list[ClaimResult]) -> str:
         cross = {True: "agrees", False: "DISAGREES", None: "-"}[r.crosscheck_agrees]
         lines.append(
             f"| [{r.claim.id}](#{r.claim.id}) | {r.claim.source.split(';')[0]} | "
-            f"{figures_text(r.claim.seed_figure, names)} | {figures_text(r.computed, names)} | "
+            f"{figures_text(r.claim.seed_figure, names)} | {figures_text(r.computed, r.claim.shown())} | "
             f"**{verdict(r)}** | {r.engine} | {cross} | {r.seconds:.1f} s |")
     for r in results:
         c = r.claim

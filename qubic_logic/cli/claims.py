@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         for r in results:
             names = list(r.claim.seed_figure)
             cells = (r.claim.id, r.claim.source.split(")")[0] + ")", figures_text(r.claim.seed_figure, names),
-                     figures_text(r.computed, names), f"{verdict(r)} [{r.engine}, {r.seconds:.1f} s]", r.why)
+                     figures_text(r.computed, r.claim.shown()), f"{verdict(r)} [{r.engine}, {r.seconds:.1f} s]", r.why)
             table.add_row(*(escape(c) for c in cells))
         Console(width=None if Console().is_terminal else 160).print(table)
     if interrupted:

@@ -1,0 +1,70 @@
+"""``doake``: M. J. Doake's "Score 4" (St Andrews, 1972), the learning program of seed 001.
+
+It sees the board as line sums (its counters 5, the opponent's 1) and plays,
+in this order (digest §8): a three (complete its own, else block), the key
+square of the first TEST pattern on the board (either colour), a random
+strong square as its first move, then the better of an opponent and a
+computer look-ahead, SUGOAL and the counter scoring method. Without a brain
+it knows only the rule book (four and three in a row); ``brain=FILE`` plays
+with the patterns a ``qubic learn`` run stored (read-only: play and match
+never change a brain). ``reading=literal`` keeps the listing's bugs where
+they change play; ``seed`` draws the first strong square.
+
+Explanations name squares in Doake's 1..64 numbering (cell + 1).
+
+>>> from qubic_logic.position import Game
+>>> DoakePlayer(seed=1).choose(Game([0, 21, 1, 42, 2])).explanation
+"blocks the opponent's three on line 1 (square 4)"
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...errors import QubicError
+from ...position import Game
+from ..base import Move, register
+from .board import Board
+from .select import Choice, Selector
+from .store import Brain
+from .tables import Tables
+
+READINGS = ("plausible", "literal")
+
+
+def check_reading(reading: str) -> bool:
+    """Whether ``reading`` is literal; an unknown reading is an error."""
+    if reading not in READINGS:
+        raise QubicError(f"doake reading {reading!r} is unknown; expected reading=plausible or reading=literal")
+    return reading == "literal"
+
+
+def choose(selector: Selector, game: Game) -> Choice:
+    """Doake's choice for the side to move of ``game`` (square 1..64)."""
+    p = game.position
+    board = Board.from_position(p, p.to_move)
+    own = len(game.moves[0 if p.to_move == "x" else 1 :: 2])
+    return selector.choose(board, own)
+
+
+@register("doake", "Doake's 1972 Score 4: learned line-sum patterns, look-aheads (seed 001); brain=FILE")
+class DoakePlayer:
+    """Doake's program with a stored brain (or the rule book); see the module docstring."""
+
+    name = "doake"
+
+    def __init__(self, brain: str | None = None, reading: str = "plausible", seed: int | None = None) -> None:
+        literal = check_reading(reading)
+        if brain is None:
+            tables = Tables()
+        else:
+            store = Brain(str(brain), read_only=True)
+            try:
+                tables = store.tables()
+            finally:
+                store.close()
+        self.selector = Selector(tables, literal, random.Random(seed))
+
+    def choose(self, game: Game) -> Move:
+        choice = choose(self.selector, game)
+        return Move(choice.square - 1, choice.why)
