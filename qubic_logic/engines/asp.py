@@ -16,6 +16,8 @@ under a time limit.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import threading
 import time
 from functools import cache
@@ -286,6 +288,42 @@ def solve_now(ctl: clingo.Control, assumptions: Sequence[int] = (), on_model=Non
     if outcome.interrupted:
         raise QueryTimeout(f"asp engine (clingo): no answer within the time limit of {time_limit} s")
     return outcome
+
+
+def _ground_and_exit(files: list[str], rules: tuple[str, ...], memory: int) -> None:
+    """In a child process: ground the rules with the position as externals, then exit."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    try:
+        ctl, messages = control(POSITION_EXTERNALS, files, rules)
+        ground(ctl, messages, [("base", [])])
+    except BaseException:
+        os._exit(1)  # the parent grounds again and reports the error itself
+    os._exit(0)
+
+
+def check_grounding(files: Iterable[str | Path], time_limit: float | None,
+                    rules: tuple[str, ...] = CORE_RULES[:2], memory_mb: int = 4096) -> None:
+    """Raise :class:`QueryTimeout` if grounding ``files`` (position as externals) takes longer than
+    ``time_limit`` seconds or more than ``memory_mb`` MB: rules that ground without end are tried in
+    a child process, which is killed, before the session grounds them for good.
+    """
+    if not time_limit:
+        return
+    names = [str(f) for f in files]
+    child = multiprocessing.get_context("fork").Process(
+        target=_ground_and_exit, args=(names, rules, memory_mb << 20), daemon=True)
+    child.start()
+    child.join(time_limit)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        raise QueryTimeout(f"{', '.join(names)}: grounding the rules did not finish within {time_limit:g} s; "
+                           "expected rules that ground to a finite program (is a rule recursive over numbers?)")
+    if child.exitcode not in (0, 1):
+        raise RuleError(f"{', '.join(names)}: grounding the rules needs more than {memory_mb} MB; expected "
+                        "rules that ground to a finite program")
 
 
 class AspSession:

@@ -127,6 +127,63 @@ def query(
     return json.loads(_text(answer["Json"]))
 
 
+class PrologSession:
+    """A rule file consulted once into a module of its own; each call asserts the position.
+
+    ``first(position)`` is the first solution of ``play(C)`` in that module
+    after ``threats:set_position/2``: a cell, or None when ``play/1`` fails.
+    Calls cost a fraction of a millisecond. The project's predicates
+    (geometry, threats, forcing) are visible in the module.
+    """
+
+    _count = 0
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        if not path.is_file():
+            raise RuleError(f"rule file {path} does not exist; expected a Prolog file (.pl)")
+        with _LOCK:
+            try:
+                prolog = _start()
+                PrologSession._count += 1
+                self.module = f"qubic_strategy_{PrologSession._count}"
+                (answer,) = list(prolog.query(
+                    f"session:qubic_load({quote(str(path.resolve()))}, {self.module}, Errors)"))
+                errors = [_text(e) for e in answer["Errors"]]
+                if errors:
+                    raise RuleError(f"Prolog rules do not load: {'; '.join(errors)}")
+                defined = list(prolog.query(f"current_predicate({self.module}:play/1)"))
+            finally:
+                _release_thread_engine()
+        if not defined:
+            raise RuleError(f"{path} defines no play/1; expected rules whose head is play(C), C a cell 0..63")
+        self.path = path
+
+    def first(self, position: Position, time_limit: float | None = None) -> int | None:
+        """The first ``C`` with ``play(C)`` at ``position`` (None: none).
+
+        Raises :class:`QueryTimeout` past ``time_limit`` (default: none), :class:`RuleError` when
+        the rules raise an error or give a value that is not an integer.
+        """
+        seconds = float(time_limit) if time_limit else 1e9
+        goal = (f"session:qubic_first({self.module}, {cells_of(position.x)}, {cells_of(position.o)}, "
+                f"{seconds}, V, S, M)")
+        with _LOCK:
+            try:
+                (answer,) = list(_prolog.query(goal))
+            finally:
+                _release_thread_engine()
+        status = _text(answer["S"])
+        if status == "ok":
+            return None if answer["V"] == -1 else answer["V"]
+        if status == "timeout":
+            raise QueryTimeout(f"prolog engine (SWI-Prolog): play(C) gave no answer within the time limit "
+                               f"of {time_limit} s")
+        if status == "not_a_cell":
+            raise RuleError(f"play(C) gave C = {_text(answer['M'])}; expected a cell 0..63")
+        raise RuleError(f"play(C) raised an error: {_text(answer['M'])}")
+
+
 class PrologEngine(Engine):
     """SWI-Prolog over rules/geometry.pl, threats.pl and forcing.pl (iterative deepening)."""
 
