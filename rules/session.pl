@@ -68,6 +68,7 @@ qubic_run(GoalText, Seconds, Max, Json, Status, Message) :-
 %   there is no solution; Status is ok, timeout, error, or not_a_cell when
 %   C is no integer (Message holds its text).
 qubic_first(Module, Xs, Os, Seconds, Value, Status, Message) :-
+    nb_setval(qubic_progress, ''),
     threats:set_position(Xs, Os),
     catch(( call_with_time_limit(Seconds, first_play(Module, C)), answer(C, Value, Status, Message) ), E,
           ( Value = -1, error_status(E, Status, Message) )).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from contextlib import nullcontext
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -134,10 +135,11 @@ def run_strategy(args: argparse.Namespace) -> int:
     root_text = args.root or "empty"
     root, root_moves = _root(root_text)
     strategy = load_strategy(args.source, args.call_limit)
+    console = Console(stderr=True)
     try:
-        with _progress_bar(Console(stderr=True)) as bar:
+        with _progress_bar(console) if console.is_terminal else nullcontext() as bar:  # an error stays one line
             j = judge(strategy, root, side=args.side, root_moves=root_moves, pure=args.pure,
-                      time_limit=args.time_limit, progress=_Tasks(bar))
+                      time_limit=args.time_limit, progress=_Tasks(bar) if bar else None)
     finally:
         strategy.close()
     written = []

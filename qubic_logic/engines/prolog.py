@@ -136,7 +136,7 @@ class PrologSession:
     (geometry, threats, forcing) are visible in the module.
     """
 
-    _count = 0
+    _modules: dict[str, str] = {}  # file -> its module (SWI loads a file into one module only)
 
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
@@ -145,8 +145,8 @@ class PrologSession:
         with _LOCK:
             try:
                 prolog = _start()
-                PrologSession._count += 1
-                self.module = f"qubic_strategy_{PrologSession._count}"
+                key = str(path.resolve())
+                self.module = self._modules.setdefault(key, f"qubic_strategy_{len(self._modules) + 1}")
                 (answer,) = list(prolog.query(
                     f"session:qubic_load({quote(str(path.resolve()))}, {self.module}, Errors)"))
                 errors = [_text(e) for e in answer["Errors"]]

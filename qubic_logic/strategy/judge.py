@@ -22,9 +22,11 @@ replies. The search ends
 
 >>> from qubic_logic.strategy.sources import load_strategy
 >>> from qubic_logic.notation import parse_position
->>> j = judge(load_strategy('player:citrenbaum-pdp4:preset=seven-file'), parse_position('empty'))
->>> j.verdict, j.refutation.length, j.refutation.result
-('refuted', 15, 'o')
+>>> j = judge(load_strategy('player:citrenbaum-pdp4:preset=seven-file'), parse_position('1-2,4-26,13-6'))
+>>> j.verdict, j.refutation.length, j.refutation.result, j.shortest_proven
+('refuted', 8, 'o', True)
+>>> j.refutation.game_text          # X's moves are the strategy's; O wins on 13, 25, 37, 49
+'1-2,4-6,13-26,16-22,23-38,54-14,10-50'
 """
 
 from __future__ import annotations
