@@ -190,7 +190,9 @@ class _Search:
         if rule == "win":
             self.j.by_rule["win"] += 1
             return
-        if rule == "lost":
+        if rule == "lost":  # the game shows the strategy's own last move when it gives one
+            own = self.strategy.move(self.position(a, d), self.game(path))
+            move = move if own is None else own
             theirs = CORE.threat_cells(d, a) & ~(1 << move)
             self.refuted([*path, move, _low(theirs)], other(self.side), "the opponent has two threats")
             return
@@ -312,8 +314,8 @@ def _open_lines(a: int, d: int) -> tuple[int, list[int], list[int]]:
     it would make on a line through it and how many marked open lines pass through it.
 
     >>> most, best, touch = _open_lines(0, 0b111)
-    >>> most, best[3], touch[3], best[63], touch[63]
-    (3, 4, 1, 1, 0)
+    >>> most, best[3], touch[3], best[63], touch[63]     # 63 is on the diagonal 0-21-42-63
+    (3, 4, 1, 2, 1)
     """
     most = -1
     best = [-1] * 64
