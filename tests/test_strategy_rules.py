@@ -92,16 +92,6 @@ def test_asp_and_prolog_give_the_same_verdict_and_length_from_the_cli(tmp_path):
     assert lengths[0] == lengths[1] == 8
 
 
-def test_a_dictionary_source_verifies_with_the_dictionary_verifiers_counts(tmp_path):
-    root = parse_position("1-2,22-52,27-4")  # X wins by force: rule (4) at the root
-    d = StrategyDictionary([], ["root: " + "x"])
-    path = tmp_path / "empty.dictionary"
-    StrategyDictionary([], []).save(path)
-    j = judge(load_strategy(str(path)), root)
-    v = verify(StrategyDictionary([]), root, jobs=1)
-    assert j.verdict == v.verdict == "verified" and j.positions == v.positions == 1
-    assert j.by_rule["forced"] == v.by_rule["forced"] == 1 and len(j.witnesses) == 1
-    assert d is not None
 
 
 # ------------------------------------------------------------------ bad input
@@ -173,3 +163,33 @@ def test_cli_bad_strategies_fail_in_one_line_and_write_nothing(tmp_path, name, t
     assert len(lines) == 1 and name in lines[0] and problem in lines[0]
     assert "Traceback" not in out.stderr
     assert not (tmp_path / "cert").exists() and not (tmp_path / "game").exists()
+
+
+def test_a_compiled_dictionary_verifies_with_the_dictionary_verifiers_counts(tmp_path):
+    from qubic_logic.strategy.compile import dictionary_rules
+    from qubic_logic.strategy.dictionary import patashnik_dictionary
+    from qubic_logic.strategy.verify import pruned
+
+    root = parse_position("x2x1o16o28o8x")  # a 6-mark position of Patashnik's tree
+    full = verify(patashnik_dictionary(), root, jobs=1)
+    small = pruned(patashnik_dictionary(), full)  # the 10 entries played from there
+    (tmp_path / "small.pl").write_text(dictionary_rules(small, "part of Patashnik's dictionary"))
+    j = judge(load_strategy(str(tmp_path / "small.pl")), root)
+    assert j.verdict == full.verdict == "verified"
+    assert (j.positions, j.defender_positions) == (full.positions, full.defender_positions) == (1706, 34)
+    assert [j.by_rule[r] for r in ("win", "block", "strategy", "forced")] == [
+        full.by_rule[r] for r in ("win", "block", "dictionary", "forced")]
+    # the certificate is the dictionary's moves again, and the dictionary verifier accepts it
+    cert = tmp_path / "cert.dict"
+    j.certificate().save(cert)
+    again = verify(StrategyDictionary.load(cert), StrategyDictionary.load(cert).root, jobs=1)
+    assert again.verdict == "verified" and again.positions == full.positions and len(j.choices) == 10
+
+
+def test_a_dictionary_file_is_a_strategy(tmp_path):
+    root = parse_position("1-2,22-52,27-4")  # X wins by force: rule (4) at the root
+    StrategyDictionary([], []).save(tmp_path / "empty.dictionary")
+    j = judge(load_strategy(str(tmp_path / "empty.dictionary")), root)
+    v = verify(StrategyDictionary([]), root, jobs=1)
+    assert j.verdict == v.verdict == "verified" and j.positions == v.positions == 1
+    assert j.by_rule["forced"] == v.by_rule["forced"] == 1 and j.witnesses[0].length == 6
