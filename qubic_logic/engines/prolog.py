@@ -37,6 +37,7 @@ INSTALL_HINT = "install SWI-Prolog with `apt-get install swi-prolog-nox` (Debian
 
 _LOCK = threading.RLock()
 _prolog: Any = None
+_home_thread: int | None = None  # the thread that started SWI-Prolog
 
 
 def quote(text: str) -> str:
@@ -57,6 +58,8 @@ def _start() -> Any:
         for name in CORE_RULES:
             _load(Prolog, rule_path(name, "pl"))
         _prolog = Prolog  # only once the rules loaded cleanly
+        global _home_thread
+        _home_thread = threading.get_ident()
     return _prolog
 
 
@@ -74,9 +77,10 @@ def _load(prolog: Any, path: Path) -> None:
 def _release_thread_engine() -> None:
     """Give back the Prolog engine pyswip attached to this thread, if it attached one.
 
-    A no-op in the thread that started SWI-Prolog (its engine was not attached).
+    Skipped in the thread that started SWI-Prolog (its engine was not attached; calling
+    PL_thread_destroy_engine there hundreds of thousands of times crashed SWI-Prolog).
     """
-    if _prolog is not None:
+    if _prolog is not None and threading.get_ident() != _home_thread:
         from pyswip.core import _lib
 
         _lib.PL_thread_destroy_engine()
