@@ -193,3 +193,21 @@ def test_a_dictionary_file_is_a_strategy(tmp_path):
     v = verify(StrategyDictionary([]), root, jobs=1)
     assert j.verdict == v.verdict == "verified" and j.positions == v.positions == 1
     assert j.by_rule["forced"] == v.by_rule["forced"] == 1 and j.witnesses[0].length == 6
+
+
+def test_open_lines_wins_from_patashniks_position_in_both_languages(tmp_path):
+    from qubic_logic.strategy.certificate import certificate_text, load_certificate
+    from qubic_logic.strategy.witness_check import check_witnesses
+
+    root = parse_position("xx1oo1x1oo2o8o3x15xxo19x")
+    found = [judge(load_strategy(str(RULES / f"open-lines.{ext}")), root) for ext in ("lp", "pl")]
+    assert [j.verdict for j in found] == ["verified", "verified"]
+    assert found[0].by_rule == found[1].by_rule == {"win": 0, "block": 2, "strategy": 1, "forced": 141}
+    assert [e.move for e in found[0].choices] == [e.move for e in found[1].choices] == [10]
+    j = found[0]
+    j.certificate().save(tmp_path / "open.dict")
+    (tmp_path / "open.witnesses").write_text(certificate_text(j.witnesses, ["open-lines"]))
+    d = StrategyDictionary.load(tmp_path / "open.dict")
+    v = verify(d, d.root, jobs=1)
+    assert v.verdict == "verified" and v.positions == j.positions and v.by_rule["dictionary"] == 1
+    assert check_witnesses(load_certificate(tmp_path / "open.witnesses"), "asp", jobs=1) == []
