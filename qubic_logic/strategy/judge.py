@@ -236,10 +236,18 @@ class _Search:
         bound = self.best.length if self.best else 65
         most, best, touch = _open_lines(a, d)
         fill = 63 - (a | d).bit_count()
+        threat = 0 if self.pure else CORE.threat_cells(a, d)  # a reply that leaves one: rule (1) wins
         empty = ~(a | d) & FULL
         while empty:
             r = _low(empty)
             empty &= empty - 1
+            if threat & ~(1 << r):  # settled here as the next position would be: a win now
+                key = CORE.canonical(a, d | 1 << r)[:2]
+                if key not in self.seen:
+                    self.seen.add(key)
+                    self.j.positions += 1
+                    self.j.by_rule["win"] += 1
+                continue
             line = max(most, best[r])
             f = g + (fill if line < 0 else min(2 * (4 - line), fill))
             if f < bound:
