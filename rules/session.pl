@@ -64,14 +64,17 @@ qubic_run(GoalText, Seconds, Max, Json, Status, Message) :-
 
 %!  qubic_first(+Module, +Xs, +Os, +Seconds, -Value, -Status, -Message) is det.
 %   Set the position (threats:set_position/2), then take the first solution
-%   of Module:play(C) within Seconds (> 0). Value is the cell C, or -1 when
+%   of Module:play(C) within Seconds (0: no limit). Value is the cell C, or -1 when
 %   there is no solution; Status is ok, timeout, error, or not_a_cell when
 %   C is no integer (Message holds its text).
 qubic_first(Module, Xs, Os, Seconds, Value, Status, Message) :-
     nb_setval(qubic_progress, ''),
     threats:set_position(Xs, Os),
-    catch(( call_with_time_limit(Seconds, first_play(Module, C)), answer(C, Value, Status, Message) ), E,
+    catch(( limited_call(Seconds, first_play(Module, C)), answer(C, Value, Status, Message) ), E,
           ( Value = -1, error_status(E, Status, Message) )).
+
+limited_call(Seconds, Goal) :- Seconds > 0, !, call_with_time_limit(Seconds, Goal).
+limited_call(_, Goal) :- call(Goal).
 
 first_play(Module, C) :- ( Module:play(C0) -> C = some(C0) ; C = none ).
 

@@ -169,7 +169,7 @@ class PrologSession:
         Raises :class:`QueryTimeout` past ``time_limit`` (default: none), :class:`RuleError` when
         the rules raise an error or give a value that is not an integer.
         """
-        seconds = float(time_limit) if time_limit else 1e9
+        seconds = float(time_limit) if time_limit else 0.0
         goal = (f"session:qubic_first({self.module}, {cells_of(position.x)}, {cells_of(position.o)}, "
                 f"{seconds}, V, S, M)")
         with _LOCK:

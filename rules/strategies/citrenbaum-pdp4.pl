@@ -26,11 +26,14 @@ play(C) :- to_move(S), opponent(S, T), first_major(T, C).
 % (e) The preset list: the first vacant cell.
 play(C) :- preset(Cells), member(C, Cells), empty(C), !.
 
-% The vacant cell of the first 3-0 file of S (line_mask/2 is tabled: its answers come in
-% no particular order, so the lines are counted off with between/3).
+% The masks of the 76 files in order (line_mask/2 is tabled: its answers come in no
+% particular order, and asking it for one line at a time would make a table per line).
+files(Masks) :- findall(L-LM, line_mask(L, LM), Pairs), msort(Pairs, Sorted), pairs_values(Sorted, Masks).
+
+% The vacant cell of the first 3-0 file of S.
 first_file(S, C) :-
     side_masks(S, Own, Theirs),
-    between(0, 75, L), line_mask(L, LM), LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 3, !,
+    files(Lines), member(LM, Lines), LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 3, !,
     C is lsb(LM /\ \ Own).
 
 % A related pair by Appendix I, procedure 3 (L2725-2744): "Check the 76 files for 2-0
@@ -39,7 +42,7 @@ first_file(S, C) :-
 % lowest cell of the first file that meets a recorded one.
 first_major(S, C) :-
     side_masks(S, Own, Theirs),
-    findall(LM, ( between(0, 75, L), line_mask(L, LM) ), Lines),
+    files(Lines),
     record(Lines, Own, Theirs, 0, C).
 
 record([LM | Lines], Own, Theirs, Recorded, C) :-
