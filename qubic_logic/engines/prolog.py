@@ -156,7 +156,8 @@ class PrologSession:
                 errors = [_text(e) for e in answer["Errors"]]
                 if errors:
                     raise RuleError(f"Prolog rules do not load: {'; '.join(errors)}")
-                defined = list(prolog.query(f"current_predicate({self.module}:play/1)"))
+                defined = list(prolog.query(  # its own play/1, not one inherited from module user
+                    f"predicate_property({self.module}:play(_), implementation_module({self.module}))"))
             finally:
                 _release_thread_engine()
         if not defined:

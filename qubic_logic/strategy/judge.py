@@ -241,6 +241,10 @@ class _Search:
         while empty:
             r = _low(empty)
             empty &= empty - 1
+            line = max(most, best[r])
+            f = g + (fill if line < 0 else min(2 * (4 - line), fill))
+            if f >= bound:
+                continue
             if threat & ~(1 << r):  # settled here as the next position would be: a win now
                 key = CORE.canonical(a, d | 1 << r)[:2]
                 if key not in self.seen:
@@ -248,11 +252,8 @@ class _Search:
                     self.j.positions += 1
                     self.j.by_rule["win"] += 1
                 continue
-            line = max(most, best[r])
-            f = g + (fill if line < 0 else min(2 * (4 - line), fill))
-            if f < bound:
-                self.counter += 1
-                heapq.heappush(self.heap, (f, -touch[r], self.counter, a, d | 1 << r, bytes([*path, r])))
+            self.counter += 1
+            heapq.heappush(self.heap, (f, -touch[r], self.counter, a, d | 1 << r, bytes([*path, r])))
 
     def play_out(self, a: int, d: int, path: list[int], reason: str) -> None:
         """Play the opponent's forced wins against the strategy's real replies to the end of the game."""
