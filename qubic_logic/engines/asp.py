@@ -302,8 +302,10 @@ def _ground_and_exit(files: list[str], rules: tuple[str, ...], memory: int) -> N
     try:
         ctl, messages = control(POSITION_EXTERNALS, files, rules)
         ground(ctl, messages, [("base", [])])
-    except BaseException:
-        os._exit(1)  # the parent grounds again and reports the error itself
+    except MemoryError:
+        os._exit(3)
+    except BaseException as exc:  # the parent grounds again and reports a rule error itself
+        os._exit(3 if "bad_alloc" in str(exc) else 1)
     os._exit(0)
 
 
