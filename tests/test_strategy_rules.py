@@ -211,3 +211,19 @@ def test_open_lines_wins_from_patashniks_position_in_both_languages(tmp_path):
     v = verify(d, d.root, jobs=1)
     assert v.verdict == "verified" and v.positions == j.positions and v.by_rule["dictionary"] == 1
     assert check_witnesses(load_certificate(tmp_path / "open.witnesses"), "asp", jobs=1) == []
+
+
+def test_ctrl_c_reports_what_was_found_and_writes_nothing(tmp_path):
+    import signal
+    import time
+
+    child = subprocess.Popen([sys.executable, "-m", "qubic_logic.cli", "verify", "strategy", "player:mccarthy",
+                              "--certificate", str(tmp_path / "cert")], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 1 and "Traceback" not in err
+    assert "UNKNOWN — stopped (interrupted)" in out and "most promising line: 1-" in out
+    assert not (tmp_path / "cert").exists()
