@@ -157,7 +157,8 @@ class PrologSession:
                 if errors:
                     raise RuleError(f"Prolog rules do not load: {'; '.join(errors)}")
                 defined = list(prolog.query(  # its own play/1, not one inherited from module user
-                    f"predicate_property({self.module}:play(_), implementation_module({self.module}))"))
+                    f"predicate_property({self.module}:play(_), defined), "
+                    f"predicate_property({self.module}:play(_), implementation_module(M)), M == {self.module}"))
             finally:
                 _release_thread_engine()
         if not defined:
