@@ -47,3 +47,7 @@ class RuleError(QubicError):
 
 class DataFormatError(QubicError, ValueError):
     """A malformed data file (dictionary, saved game, certificate)."""
+
+
+class StrategyError(QubicError):
+    """A strategy that gives no valid answer: two moves, an occupied cell, a cell outside 0..63."""

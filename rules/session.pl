@@ -10,7 +10,7 @@ Used by qubic_logic.engines.prolog; users need not load it.
 Json = '[{"X":1},{"X":2}]', Status = ok, Message = ''.
 ==
 */
-:- module(session, [qubic_load/2, qubic_run/6]).
+:- module(session, [qubic_load/2, qubic_load/3, qubic_run/6, qubic_first/7]).
 :- use_module(library(time)).
 
 :- dynamic captured/1.
@@ -29,10 +29,16 @@ message_text(_, Lines, Text) :-
 %   Load File into module user; Errors holds the text of each error message
 %   (with file and line), [] when it loaded cleanly.
 qubic_load(File, Errors) :-
+    qubic_load(File, user, Errors).
+
+%!  qubic_load(+File, +Module, -Errors:list(string)) is det.
+%   Load File into Module (a strategy gets a module of its own, so that two
+%   strategies may both define play/1); Errors as for qubic_load/2.
+qubic_load(File, Module, Errors) :-
     retractall(captured(_)),
     setup_call_cleanup(
         nb_setval(qubic_capturing, true),
-        catch(load_files(user:File, [if(true)]), E,
+        catch(load_files(Module:File, [if(true)]), E,
               ( message_to_codes_safe(E, Text), assertz(captured(Text)) )),
         nb_setval(qubic_capturing, false)),
     findall(T, retract(captured(T)), Errors).
@@ -55,6 +61,26 @@ qubic_run(GoalText, Seconds, Max, Json, Status, Message) :-
     catch(( run(GoalText, Seconds, Max, Solutions), Status = ok, Message = '' ), E,
           ( Solutions = [], error_status(E, Status, Message) )),
     solutions_json(Solutions, Json).
+
+%!  qubic_first(+Module, +Xs, +Os, +Seconds, -Value, -Status, -Message) is det.
+%   Set the position (threats:set_position/2), then take the first solution
+%   of Module:play(C) within Seconds (0: no limit). Value is the cell C, or -1 when
+%   there is no solution; Status is ok, timeout, error, or not_a_cell when
+%   C is no integer (Message holds its text).
+qubic_first(Module, Xs, Os, Seconds, Value, Status, Message) :-
+    nb_setval(qubic_progress, ''),
+    threats:set_position(Xs, Os),
+    catch(( limited_call(Seconds, first_play(Module, C)), answer(C, Value, Status, Message) ), E,
+          ( Value = -1, error_status(E, Status, Message) )).
+
+limited_call(Seconds, Goal) :- Seconds > 0, !, call_with_time_limit(Seconds, Goal).
+limited_call(_, Goal) :- call(Goal).
+
+first_play(Module, C) :- ( Module:play(C0) -> C = some(C0) ; C = none ).
+
+answer(none, -1, ok, '').
+answer(some(C), C, ok, '') :- integer(C), !.
+answer(some(C), -1, not_a_cell, Text) :- term_string(C, Text).
 
 run(GoalText, Seconds, Max, Solutions) :-
     term_string(Goal, GoalText, [variable_names(Bindings)]),

@@ -1,7 +1,9 @@
 """``qubic verify dictionary FILE``: does the strategy win against every reply?
 
 ``qubic verify certificate FILE --check-with asp`` re-checks a saved
-certificate's witnesses with the declarative rules.
+certificate's witnesses with the declarative rules; ``qubic verify strategy
+SOURCE`` verifies a strategy written as rules, a dictionary or a player, or
+refutes it with a game.
 """
 
 from __future__ import annotations
@@ -9,13 +11,16 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from contextlib import nullcontext
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..notation import format_patashnik
-from ..strategy.certificate import load_certificate, write_certificate
-from ..strategy.dictionary import StrategyDictionary
+from ..notation import format_mcdaniel, format_patashnik
+from ..strategy.certificate import certificate_text, load_certificate, write_certificate
+from ..strategy.dictionary import StrategyDictionary, write_atomically
+from ..strategy.judge import Judgement, judge
+from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
 from ._common import _position, json_arg, positive_int, print_json, seconds
@@ -122,6 +127,80 @@ def run_certificate(args: argparse.Namespace) -> int:
     return 0 if not check["rejected"] else 1
 
 
+STRATEGY_RULES = {"win": "(1) win now", "block": "(2) block a three", "strategy": "(3) strategy move",
+                  "forced": "(4) forced win"}
+
+
+def run_strategy(args: argparse.Namespace) -> int:
+    root_text = args.root or "empty"
+    root, root_moves = _root(root_text)
+    strategy = load_strategy(args.source, args.call_limit)
+    console = Console(stderr=True)
+    try:
+        with _progress_bar(console) if console.is_terminal else nullcontext() as bar:  # an error stays one line
+            j = judge(strategy, root, side=args.side, root_moves=root_moves, pure=args.pure,
+                      time_limit=args.time_limit, progress=_Tasks(bar) if bar else None)
+    finally:
+        strategy.close()
+    written = []
+    if args.certificate and j.verdict == "verified":
+        j.certificate().save(args.certificate)
+        write_atomically(f"{args.certificate}.witnesses", certificate_text(
+            j.witnesses, [f"qubic-logic certificate: the rule (4) positions of {args.source}",
+                          "Each line: a position and its forced win (see qubic verify certificate)."]))
+        written.append(args.certificate)
+    if args.refutation and j.refutation is not None:
+        write_atomically(args.refutation, j.refutation.game_text + "\n")
+        written.append(args.refutation)
+    if args.json:
+        print_json({**j.to_json(), "written": written})
+    else:
+        _print_judgement(j, args)
+    return 0 if j.verdict == "verified" else 1
+
+
+def _root(text: str):
+    """The root position and, when the text is a move list, the moves reaching it."""
+    from ._game import parse_game
+    from ..errors import QubicError
+    from ..notation import parse_position
+
+    try:
+        game = parse_game(text)
+        return game.position, tuple(game.moves)
+    except QubicError:
+        return parse_position(text), None
+
+
+def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
+    side = j.side.upper()
+    where = f"{'from the empty board' if not j.root.count else 'from ' + format_patashnik(j.root)}"
+    mode = "by the strategy alone" if j.pure else "by rules (1)-(4)"
+    if j.verdict == "verified":
+        print(f"{j.source}: VERIFIED — {side} wins {where}, {mode}")
+    elif j.verdict == "refuted":
+        r = j.refutation
+        outcome = "a draw" if r.result == "draw" else "no move" if r.result == "no move" else f"{r.result.upper()} wins"
+        print(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {r.length} moves "
+              f"({'the shortest game' if j.shortest_proven else 'the shortest game found'})")
+        print(f"  game: {r.game_text}  ({r.reason})")
+        if args.refutation:
+            print(f"  written to {args.refutation}: replay with qubic play --load {args.refutation}, "
+                  f"or qubic show \"$(cat {args.refutation})\"")
+    else:
+        print(f"{j.source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
+        print(f"  {j.open:,} opponent choices left open; most promising line: "
+              f"{format_mcdaniel(list(j.promising)) if j.promising else 'none'}")
+    print(f"  {j.positions:,} positions up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
+          f"{j.seconds:.2f} s")
+    for rule in STRATEGY_RULES:
+        print(f"  {STRATEGY_RULES[rule]:<22} {j.by_rule[rule]:>9,}")
+    if j.verdict == "verified" and args.certificate:
+        print(f"  certificate: {len(j.choices):,} strategic moves written to {args.certificate} (check with "
+              f"qubic verify dictionary {args.certificate}), {len(j.witnesses):,} forced wins to "
+              f"{args.certificate}.witnesses")
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=positive_int, default=None, metavar="J",
                         help="worker processes (default: every core)")
@@ -130,7 +209,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("verify", help="verify a strategy dictionary (Patashnik's format) or a certificate")
+    parser = sub.add_parser("verify", help="verify a strategy (rules, dictionary or player; or refute it) or a certificate")
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")
@@ -145,6 +224,28 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="traversal and forced-win search (default auto: native when built)")
     _common(d)
     d.set_defaults(func=run_dictionary)
+
+    s = what.add_parser("strategy", help="verify a strategy (rules, dictionary or player), or refute it with a game")
+    s.add_argument("source", metavar="SOURCE",
+                   help="an ASP file (.lp) or Prolog file (.pl) defining play/1, a dictionary file, "
+                        "or player:NAME[:key=value,...]")
+    s.add_argument("--side", choices=["x", "o"], default=None,
+                   help="the strategy's side (default: the side to move at the root)")
+    s.add_argument("--root", default=None, metavar="POSITION",
+                   help="where play starts: a move list (players see it) or any position (default: empty)")
+    s.add_argument("--pure", action="store_true",
+                   help="the strategy alone chooses every move (no win, block or forced-win rules)")
+    s.add_argument("--time-limit", type=seconds, default=600.0, metavar="S",
+                   help="seconds for the whole search (default 600)")
+    s.add_argument("--call-limit", type=seconds, default=CALL_LIMIT, metavar="S",
+                   help=f"seconds for one call of a rule strategy (default {CALL_LIMIT:g})")
+    s.add_argument("--certificate", metavar="OUT", default=None,
+                   help="when verified: write the strategy's moves as a dictionary to OUT, its forced wins to "
+                        "OUT.witnesses")
+    s.add_argument("--refutation", metavar="OUT", default=None,
+                   help="when refuted: write the game (McDaniel move list) to OUT")
+    json_arg(s)
+    s.set_defaults(func=run_strategy)
 
     c = what.add_parser("certificate", help="re-check the witnesses of a certificate")
     c.add_argument("file", metavar="FILE", help="a certificate written by --certificate")

@@ -37,6 +37,7 @@ INSTALL_HINT = "install SWI-Prolog with `apt-get install swi-prolog-nox` (Debian
 
 _LOCK = threading.RLock()
 _prolog: Any = None
+_home_thread: int | None = None  # the thread that started SWI-Prolog
 
 
 def quote(text: str) -> str:
@@ -57,6 +58,8 @@ def _start() -> Any:
         for name in CORE_RULES:
             _load(Prolog, rule_path(name, "pl"))
         _prolog = Prolog  # only once the rules loaded cleanly
+        global _home_thread
+        _home_thread = threading.get_ident()
     return _prolog
 
 
@@ -74,9 +77,10 @@ def _load(prolog: Any, path: Path) -> None:
 def _release_thread_engine() -> None:
     """Give back the Prolog engine pyswip attached to this thread, if it attached one.
 
-    A no-op in the thread that started SWI-Prolog (its engine was not attached).
+    Skipped in the thread that started SWI-Prolog (its engine was not attached; calling
+    PL_thread_destroy_engine there hundreds of thousands of times crashed SWI-Prolog).
     """
-    if _prolog is not None:
+    if _prolog is not None and threading.get_ident() != _home_thread:
         from pyswip.core import _lib
 
         _lib.PL_thread_destroy_engine()
@@ -125,6 +129,65 @@ def query(
     if status == "error":
         raise RuleError(f"Prolog goal {goal!r} raised an error: {_text(answer['Message'])}")
     return json.loads(_text(answer["Json"]))
+
+
+class PrologSession:
+    """A rule file consulted once into a module of its own; each call asserts the position.
+
+    ``first(position)`` is the first solution of ``play(C)`` in that module
+    after ``threats:set_position/2``: a cell, or None when ``play/1`` fails.
+    Calls cost a fraction of a millisecond. The project's predicates
+    (geometry, threats, forcing) are visible in the module.
+    """
+
+    _modules: dict[str, str] = {}  # file -> its module (SWI loads a file into one module only)
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        if not path.is_file():
+            raise RuleError(f"rule file {path} does not exist; expected a Prolog file (.pl)")
+        with _LOCK:
+            try:
+                prolog = _start()
+                key = str(path.resolve())
+                self.module = self._modules.setdefault(key, f"qubic_strategy_{len(self._modules) + 1}")
+                (answer,) = list(prolog.query(
+                    f"session:qubic_load({quote(str(path.resolve()))}, {self.module}, Errors)"))
+                errors = [_text(e) for e in answer["Errors"]]
+                if errors:
+                    raise RuleError(f"Prolog rules do not load: {'; '.join(errors)}")
+                defined = list(prolog.query(  # its own play/1, not one inherited from module user
+                    f"predicate_property({self.module}:play(_), defined), "
+                    f"predicate_property({self.module}:play(_), implementation_module(M)), M == {self.module}"))
+            finally:
+                _release_thread_engine()
+        if not defined:
+            raise RuleError(f"{path} defines no play/1; expected rules whose head is play(C), C a cell 0..63")
+        self.path = path
+
+    def first(self, position: Position, time_limit: float | None = None) -> int | None:
+        """The first ``C`` with ``play(C)`` at ``position`` (None: none).
+
+        Raises :class:`QueryTimeout` past ``time_limit`` (default: none), :class:`RuleError` when
+        the rules raise an error or give a value that is not an integer.
+        """
+        seconds = float(time_limit) if time_limit else 0.0
+        goal = (f"session:qubic_first({self.module}, {cells_of(position.x)}, {cells_of(position.o)}, "
+                f"{seconds}, V, S, M)")
+        with _LOCK:
+            try:
+                (answer,) = list(_prolog.query(goal))
+            finally:
+                _release_thread_engine()
+        status = _text(answer["S"])
+        if status == "ok":
+            return None if answer["V"] == -1 else answer["V"]
+        if status == "timeout":
+            raise QueryTimeout(f"prolog engine (SWI-Prolog): play(C) gave no answer within the time limit "
+                               f"of {time_limit} s")
+        if status == "not_a_cell":
+            raise RuleError(f"play(C) gave C = {_text(answer['M'])}; expected a cell 0..63")
+        raise RuleError(f"play(C) raised an error: {_text(answer['M'])}")
 
 
 class PrologEngine(Engine):

@@ -1,0 +1,221 @@
+"""One strategy interface over four sources: a dictionary, ASP rules, Prolog rules, a player.
+
+A *strategy* maps a position where its side is to move to one move, or to
+None ("no move here"). :func:`load_strategy` reads a source text:
+
+- ``player:NAME[:key=value,...]``: a registered player (it sees the game so far);
+- a file ending ``.lp``: ASP rules over the project's geometry and threats; the
+  move is the atom ``play(C)`` of the first answer set (of the optimal one when
+  the rules optimise); no ``play/1`` atom is no move, two are an error;
+- a file ending ``.pl``: Prolog rules; the move is the first solution of ``play(C)``;
+- any other file: a dictionary in Patashnik's format (looked up up to symmetry).
+
+Rule files are ground or consulted once; each call only changes the position
+(clingo externals solved under assumptions, a Prolog session with the
+position asserted), so a call costs about a millisecond. Every call checks
+the move (a cell 0..63, empty) and names the position when it is not; each
+call has a time limit.
+
+>>> from qubic_logic.notation import parse_position
+>>> s = load_strategy('player:citrenbaum-pdp4:preset=seven-file')
+>>> s.move(parse_position('moves:0,16,1,17,2'))        # O blocks X's three at 3
+3
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+
+import clingo
+
+from ..errors import QubicError, RuleError, StrategyError
+from ..geometry import cells_of
+from ..notation import format_mcdaniel, format_patashnik
+from ..position import Game, Position
+from .dictionary import StrategyDictionary
+
+#: Seconds one strategy call may take (a looping rule file ends with a clear error).
+CALL_LIMIT = 10.0
+PLAYER_PREFIX = "player:"
+
+
+def game_moves(position: Position) -> tuple[int, ...]:
+    """A move order that reaches ``position`` (X's and O's cells alternately, ascending).
+
+    >>> game_moves(Position.from_cells([5, 0, 9]))
+    (5, 0, 9)
+    """
+    xs, os_ = cells_of(position.x), cells_of(position.o)
+    return tuple(c for pair in zip(xs, [*os_, None]) for c in pair if c is not None)
+
+
+def where(position: Position, moves: Sequence[int] | None = None) -> str:
+    """A position named for an error message: Patashnik's form and the moves reaching it.
+
+    >>> where(Position.from_cells([0, 21]), [0, 21])
+    "position 'x20o' after moves 1-22"
+    """
+    text = f"position {format_patashnik(position) or 'empty'!r}"
+    return f"{text} after moves {format_mcdaniel(list(moves))}" if moves else text
+
+
+class Strategy(ABC):
+    """A position in (the strategy's side to move), one checked move or None out."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def move(self, position: Position, moves: Sequence[int] | None = None) -> int | None:
+        """The strategy's move at ``position`` (reached by ``moves`` from the empty board), or None.
+
+        Raises :class:`StrategyError` naming the source and the position when the
+        move is not a cell 0..63 or the cell is taken.
+        """
+        cell = self.choose(position, moves)
+        if cell is None:
+            return None
+        if not isinstance(cell, int) or not 0 <= cell <= 63:
+            raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays {cell!r}, "
+                                "outside the board; expected a cell 0..63")
+        if position.at(cell) != ".":
+            raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays {cell}, "
+                                "an occupied cell; expected an empty cell")
+        return cell
+
+    @abstractmethod
+    def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        """The source's answer, unchecked."""
+
+    def close(self) -> None:
+        """Release what the source holds (nothing by default)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.source}>"
+
+
+class DictionaryStrategy(Strategy):
+    """A dictionary in Patashnik's format: the entry's move up to symmetry, None without an entry."""
+
+    def __init__(self, source: str, dictionary: StrategyDictionary | None = None) -> None:
+        super().__init__(source)
+        self.dictionary = dictionary if dictionary is not None else StrategyDictionary.load(source)
+
+    def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        return self.dictionary.move_for(position)
+
+
+class PlayerStrategy(Strategy):
+    """A registered player, asked afresh at each call (seed 0), so the same game gives the same move."""
+
+    def __init__(self, source: str) -> None:
+        from ..match import make_player
+
+        super().__init__(source)
+        self.spec = source[len(PLAYER_PREFIX):] if source.startswith(PLAYER_PREFIX) else source
+        make_player(self.spec, seed=0)  # an unknown name or option fails here
+        self._make = make_player
+        self._game = Game()
+
+    def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        game = self._follow(moves if moves is not None else game_moves(position))
+        if game.position != position:
+            raise StrategyError(f"{self.source}: the moves {list(moves or ())} do not reach {where(position)}")
+        return self._make(self.spec, seed=0).choose(game).cell
+
+    def _follow(self, moves: Sequence[int]) -> Game:
+        """The game of ``moves``, reusing the common beginning of the last one asked about."""
+        game = self._game
+        same = next((i for i, (m, n) in enumerate(zip(game.moves, moves)) if m != n), min(len(game.moves), len(moves)))
+        while len(game.moves) > same:
+            game.undo()
+        for cell in moves[same:]:
+            game.play(cell)
+        return game
+
+
+class AspStrategy(Strategy):
+    """ASP rules: ground once with the position as externals; ``play(C)`` of the (optimal) answer set."""
+
+    def __init__(self, source: str, time_limit: float | None = CALL_LIMIT) -> None:
+        from ..engines.asp import AspSession, check_grounding
+
+        super().__init__(source)
+        self.time_limit = time_limit
+        path = _rule_file(source)
+        check_grounding([path], time_limit)
+        self.session = AspSession(files=[path], rules=("geometry", "threats"))
+        self.session.ctl.configuration.solve.models = 0  # optimisation: go on to the optimal model
+        self._plays = [(a.literal, a.symbol) for a in self.session.ctl.symbolic_atoms.by_signature("play", 1)]
+        if not self._plays:
+            raise RuleError(f"{source}: no rule can derive play/1; expected rules whose head is play(C), "
+                            "C a cell 0..63")
+
+    def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        chosen: list[clingo.Symbol] = []
+
+        def on_model(model: clingo.Model) -> bool:
+            chosen[:] = [symbol for literal, symbol in self._plays if model.is_true(literal)]
+            return bool(model.cost)  # without optimisation the first answer set is the answer
+
+        try:
+            self.session.solve(position, on_model=on_model, time_limit=self.time_limit)
+        except QubicError as exc:
+            raise type(exc)(f"{self.source}: at {where(position, moves)}: {exc}") from None
+        if len(chosen) > 1:
+            raise StrategyError(f"{self.source}: at {where(position, moves)} the answer set holds "
+                                f"{len(chosen)} moves ({', '.join(map(str, chosen))}); expected at most one "
+                                "play/1 atom")
+        if not chosen:
+            return None
+        (arg,) = chosen[0].arguments
+        if arg.type != clingo.SymbolType.Number:
+            raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays {arg}, "
+                                "not a cell; expected a cell 0..63")
+        return arg.number
+
+
+class PrologStrategy(Strategy):
+    """Prolog rules consulted once into their own module; the first solution of ``play(C)``."""
+
+    def __init__(self, source: str, time_limit: float | None = CALL_LIMIT) -> None:
+        from ..engines.prolog import PrologSession
+
+        super().__init__(source)
+        self.time_limit = time_limit
+        self.session = PrologSession(_rule_file(source))
+
+    def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        try:
+            return self.session.first(position, self.time_limit)
+        except QubicError as exc:
+            raise type(exc)(f"{self.source}: at {where(position, moves)}: {exc}") from None
+
+
+def _rule_file(source: str) -> Path:
+    path = Path(source)
+    if not path.is_file():
+        raise RuleError(f"strategy file {source} does not exist; expected a rule file (.lp or .pl), "
+                        "a dictionary file or player:NAME")
+    return path
+
+
+def load_strategy(source: str, time_limit: float | None = CALL_LIMIT) -> Strategy:
+    """The strategy of a source text (see the module text); ``time_limit`` bounds each rule call.
+
+    >>> load_strategy('player:nobody')
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: unknown player 'nobody'; expected one of citrenbaum-1107, \
+citrenbaum-general, citrenbaum-pdp4, greedy, hp67, mccarthy, mcdaniel, patashnik, random, solver
+    """
+    if source.startswith(PLAYER_PREFIX):
+        return PlayerStrategy(source)
+    suffix = os.path.splitext(source)[1]
+    if suffix == ".lp":
+        return AspStrategy(source, time_limit)
+    if suffix == ".pl":
+        return PrologStrategy(source, time_limit)
+    return DictionaryStrategy(source)
