@@ -36,24 +36,25 @@ first_file(S, C) :-
     files(Lines), member(LM, Lines), LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 3, !,
     C is lsb(LM /\ \ Own).
 
-% A related pair by Appendix I, procedure 3 (L2725-2744): "Check the 76 files for 2-0
-% files. If any are found, record the vacant cells in those files. If any cell is
-% recorded twice it is a major cell." The files are scanned in order; the answer is the
-% lowest cell of the first file that meets a recorded one.
+% A related pair as the listing's COLT loop finds it (L4528-4531, L5299-5302): QTABLE
+% holds the vacant cells of the 2-0 files, file by file in file order, and the major
+% cell is the first entry of the table that occurs again later -- Appendix I, procedure
+% 3 (L2725-2744), "if any cell is recorded twice it is a major cell", with the
+% listing's tie-break. The cells of a file are listed ascending, so the entry is the
+% lowest cell of the first 2-0 file that shares a vacant cell with a later one.
 first_major(S, C) :-
     side_masks(S, Own, Theirs),
     files(Lines),
-    record(Lines, Own, Theirs, 0, C).
+    findall(V, ( member(LM, Lines), LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 2,
+                 V is LM /\ \ Own ), Vacant),
+    recurring(Vacant, C).
 
-record([LM | Lines], Own, Theirs, Recorded, C) :-
-    (   LM /\ Theirs =:= 0, popcount(LM /\ Own) =:= 2
-    ->  Vacant is LM /\ \ Own,
-        (   Recorded /\ Vacant =\= 0
-        ->  C is lsb(Recorded /\ Vacant)
-        ;   Recorded1 is Recorded \/ Vacant,
-            record(Lines, Own, Theirs, Recorded1, C)
-        )
-    ;   record(Lines, Own, Theirs, Recorded, C)
+% recurring(+VacantMasks, -C): C is in the first mask that meets the union of the later ones.
+recurring([V | Later], C) :-
+    foldl([M, A0, A] >> (A is A0 \/ M), Later, 0, After),
+    (   V /\ After =\= 0
+    ->  C is lsb(V /\ After)
+    ;   recurring(Later, C)
     ).
 
 % The preset order: the 8 vertices and 8 core cells, each on seven files (L1205-1210),
