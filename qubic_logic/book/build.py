@@ -289,13 +289,13 @@ def build_book(
     """
     start = time.monotonic()
     root = root or Position()
-    tree = BookTree(root, stones)
     own = executor is None
     with OpeningBook.open(path, create=True, check=True) as book:
         known = book.meta("root")
         if known is not None and known != format_patashnik(root):
-            raise QubicError(f"{path} is a book from the root {known!r}, not {format_patashnik(root)!r}; "
-                             "expected the same --root (or a new file)")
+            raise QubicError(f"{path} is a book from the root {known or 'empty'!r}, not "
+                             f"{format_patashnik(root) or 'empty'!r}; expected the same --root (or a new file)")
+        tree = BookTree(root, stones)
         book.set_meta(root=format_patashnik(root), stones=max(stones, book.stones or 0))
         book.add_positions(tree.positions())
         executor = executor or make_executor("local", jobs)
