@@ -282,10 +282,11 @@ def build_book(
     (the report's ``stopped`` says ``'interrupted'``).
 
     >>> import tempfile, os
+    >>> from qubic_logic.notation import parse_position
     >>> r = build_book(os.path.join(tempfile.mkdtemp(), 'b.sqlite'), 6, jobs=1,
-    ...                root=parse_patashnik('x2x16o4o').play(5))
-    >>> r.settled, r.total, r.stopped
-    (60, 60, None)
+    ...                root=parse_position('1-2,22-52,27'))     # O to move: 59 replies, each an X win
+    >>> r.settled, r.total, r.units, r.stopped
+    (60, 60, 59, None)
     """
     start = time.monotonic()
     root = root or Position()

@@ -12,7 +12,7 @@ of the query.
 >>> from qubic_logic.notation import parse_position
 >>> path = os.path.join(tempfile.mkdtemp(), 'b.sqlite')
 >>> with OpeningBook.open(path, create=True) as book:
-...     book.add_positions([parse_position('moves:63')])
+...     _ = book.add_positions([parse_position('moves:63')])
 ...     book.settle(BookEntry(parse_position('moves:0'), 'loss', move=21, proof_size=3))
 ...     book.lookup(parse_position('moves:63')).move        # 21 seen from the other corner
 42

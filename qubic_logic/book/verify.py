@@ -86,8 +86,10 @@ def verify_book(
     >>> import tempfile, os
     >>> from qubic_logic.book.build import build_book
     >>> path = os.path.join(tempfile.mkdtemp(), 'b.sqlite')
-    >>> _ = build_book(path, 8, root=parse_patashnik('x2x1o6x14o20o'), jobs=1)
-    >>> verify_book(path, jobs=1).lines()[-1][-40:]
+    >>> from qubic_logic.notation import parse_position
+    >>> _ = build_book(path, 6, root=parse_position('1-2,22-52,27-4'), jobs=1)   # a forced win
+    >>> verify_book(path, jobs=1).lines()[-1].split(': ')[-1]
+    'VERIFIED — 1 of 1 strategies verified'
     """
     with OpeningBook.open(path, check=True) as book:
         entries = list(book.entries())
