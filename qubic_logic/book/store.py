@@ -24,7 +24,7 @@ import os
 import sqlite3
 import time
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
@@ -315,8 +315,3 @@ def _entry(row: tuple) -> BookEntry:
     x, o, _stones, _to_move, value, move, size, nodes, seconds, how, budget, blob, _at = row
     text = None if blob is None else zlib.decompress(blob).decode("ascii")
     return BookEntry(Position(_unsigned(x), _unsigned(o)), value, move, size, nodes, seconds, how, budget, text)
-
-
-def with_value(entry: BookEntry, **changes: object) -> BookEntry:
-    """A copy of ``entry`` with fields changed."""
-    return replace(entry, **changes)
