@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from statistics import median
 
-from ..notation import format_patashnik
 from ..position import Position
 from .build import children
-from .store import VALUES, BookEntry, OpeningBook, canonical_key
+from .store import VALUES, BookEntry, OpeningBook, canonical_key, position_name
 from ..symmetry import INVERSES, TRANSFORMS
 
 
@@ -37,7 +36,7 @@ def book_stats(book: OpeningBook) -> dict:
 def largest_proofs(book: OpeningBook, top: int = 5) -> list[dict]:
     """The ``top`` entries with the largest proofs (the positions that hold out longest)."""
     entries = sorted((e for e in book.entries() if e.proof_size), key=lambda e: -e.proof_size)[:top]
-    return [{"position": format_patashnik(e.position), "value": e.value, "proof_size": e.proof_size,
+    return [{"position": position_name(e.position), "value": e.value, "proof_size": e.proof_size,
              "nodes": e.nodes, "seconds": round(e.seconds, 1)} for e in entries]
 
 

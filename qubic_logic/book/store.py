@@ -82,6 +82,15 @@ def canonical_key(position: Position) -> tuple[int, int, int]:
     return _canonical(position.x, position.o)
 
 
+def position_name(position: Position) -> str:
+    """A position in Patashnik's format, ``empty`` for the empty board.
+
+    >>> position_name(Position()), position_name(Position.from_cells([0]))
+    ('empty', 'x')
+    """
+    return format_patashnik(position) or "empty"
+
+
 def _signed(mask: int) -> int:
     return mask - (1 << 64) if mask >> 63 else mask
 
@@ -145,7 +154,7 @@ class Answer:
     def to_json(self) -> dict:
         """The object ``qubic book show --json`` prints."""
         e = self.entry
-        return {"position": format_patashnik(self.query), "canonical": format_patashnik(e.position),
+        return {"position": position_name(self.query), "canonical": position_name(e.position),
                 "to_move": self.query.to_move, "value": e.value, "move": self.move,
                 "proof_size": e.proof_size, "nodes": e.nodes, "seconds": round(e.seconds, 3), "how": e.how}
 

@@ -20,7 +20,7 @@ from ..notation import format_patashnik, parse_patashnik
 from ..strategy.dictionary import StrategyDictionary
 from ..strategy.verify import verify
 from .build import children
-from .store import OpeningBook
+from .store import OpeningBook, position_name
 from ..position import Position
 
 
@@ -113,5 +113,5 @@ def verify_book(
             executor.close()
     for i in sorted(found):
         e = checked[i]
-        result.results.append((format_patashnik(e.position), e.value, e.proof_size or 0, *found[i]))
+        result.results.append((position_name(e.position), e.value, e.proof_size or 0, *found[i]))
     return result

@@ -11,7 +11,8 @@ from ..book import OpeningBook, build_book
 from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, BuildReport
 from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
 from ..book.verify import verify_book
-from ..notation import format_cell, format_patashnik
+from ..book.store import position_name
+from ..notation import format_cell
 from ._common import (_position, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       position_arg, positive_int, print_json, seconds)
 
@@ -41,12 +42,14 @@ def run_show(args: argparse.Namespace) -> int:
     with OpeningBook.open(args.book) as book:
         answer = book.lookup(args.position)
         replies = reply_table(book, args.position) if answer is not None else []
+        if not any(child is not None for _, child in replies):
+            replies = []  # the replies are beyond the book
         stones = book.stones
     if answer is None:
-        msg = (f"{format_patashnik(args.position)}: not in the book ({args.book} holds the positions up to "
+        msg = (f"{position_name(args.position)}: not in the book ({args.book} holds the positions up to "
                f"{stones} stones from its root; this one has {args.position.count})")
         if args.json:
-            print_json({"position": format_patashnik(args.position), "value": None, "in_book": False})
+            print_json({"position": position_name(args.position), "value": None, "in_book": False})
         else:
             print(msg)
         return 1
@@ -62,9 +65,11 @@ def run_show(args: argparse.Namespace) -> int:
     move = "none" if answer.move is None else format_cell(answer.move, args.notation)
     what = {"win": f"{side} to move WINS with {move}", "loss": f"{side} to move LOSES (longest defence: {move})",
             "no win": f"{side} to move cannot force a win (proven)",
-            "open": f"{side} to move: open (not settled within a budget of {e.budget or 0:g} s)"}[e.value]
+            "open": f"{side} to move: open ("
+                    + ("not settled yet)" if e.budget is None else f"not settled within a budget of {e.budget:g} s)")
+            }[e.value]
     size = "" if e.proof_size is None else f": {e.proof_size:,} strategic positions"
-    print(f"{format_patashnik(args.position)}: {what}{size} [{e.how or 'not searched'}, {e.nodes:,} nodes, "
+    print(f"{position_name(args.position)}: {what}{size} [{e.how or ('searched' if e.nodes else 'not searched')}, {e.nodes:,} nodes, "
           f"{e.seconds:.1f} s]")
     for m, child in replies:
         value = "not in the book" if child is None else child.value
