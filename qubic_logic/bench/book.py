@@ -6,6 +6,9 @@ builds it into a fresh file with one worker, then with two, in one run, so
 the ratio compares like with like on a machine whose load changes. Lookups:
 every entry of that book asked in 10 random orientations (canonical form,
 SQLite primary key, best move mapped back), median of the single calls.
+Per-position search times (the full run): X-to-move positions after 4 and
+after 6 seeded random moves, each searched as a book build would, with a
+budget — the figures behind the README's cost estimates for N = 4 and 6.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ from rich.console import Console
 from rich.table import Table
 
 from ..book import OpeningBook, build_book
+from ..book.build import DEFAULT_MEMORY, solve_position_unit
 from ..executor import make_executor
-from ..notation import parse_patashnik
+from ..notation import format_patashnik, parse_patashnik
 from ..position import Position
 from ..symmetry import TRANSFORMS, map_mask
 
@@ -54,6 +58,19 @@ def lookup_times(path: Path, repeats: int = 10, seed: int = 1) -> list[float]:
     return times
 
 
+def search_times(stones: int, count: int, budget: float, seed: int = 1) -> list[tuple[str, str, int, float]]:
+    """``(position, status, nodes, seconds)`` of ``count`` positions after ``stones`` seeded random moves."""
+    rng = random.Random(seed)
+    units = []
+    for _ in range(count):
+        p = Position()
+        for _ in range(stones):
+            p = p.play(rng.choice(p.legal_moves()))
+        units.append((format_patashnik(p), budget, DEFAULT_MEMORY))
+    with make_executor("local") as executor:
+        return [(units[i][0], r[0], r[3], r[4]) for i, r in executor.run(solve_position_unit, units)]
+
+
 def run(console: Console, quick: bool = False) -> None:
     folder = Path(tempfile.mkdtemp(prefix="qubic-book-bench-"))
     table = Table(title=f"book below {ROOT} to 6 stones (60 positions, 59 searches): same build, 1 and 2 workers")
@@ -65,6 +82,17 @@ def run(console: Console, quick: bool = False) -> None:
         table.add_row(kind, f"{one:.2f}", f"{two:.2f}", f"{one / two:.2f}x", str(settled))
     console.print(table)
     times = lookup_times(folder / "local-1.sqlite", 3 if quick else 10)
+    if not quick:
+        sample = Table(title="per-position searches (X to move after seeded random moves; budget 60 s)")
+        for column in ("stones", "won", "open", "seconds of the won", "nodes/s"):
+            sample.add_column(column, justify="right")
+        for stones in (4, 6):
+            found = search_times(stones, 8, 60.0)
+            won = sorted(s for _, status, _, s in found if status == "won")
+            rate = sum(n for *_, n, _ in found) / max(sum(s for *_, s in found), 1e-9)
+            sample.add_row(str(stones), str(len(won)), str(len(found) - len(won)),
+                           " ".join(f"{s:.1f}" for s in won), f"{rate:,.0f}")
+        console.print(sample)
     console.print(f"lookups: {len(times):,} (each entry in random orientations), median "
                   f"{statistics.median(times) * 1e3:.3f} ms, 90th percentile "
                   f"{sorted(times)[int(0.9 * len(times))] * 1e3:.3f} ms")
