@@ -300,3 +300,17 @@ def test_build_and_verify_on_a_separate_dask_scheduler_with_two_workers(small_bo
     _same_values(small_book, path)
     verified = qubic("book", "verify", str(path), "--scheduler", dask_cluster).stdout
     assert "VERIFIED — 60 of 60" in verified
+
+
+@pytest.mark.slow
+def test_the_bench_section_builds_on_one_and_two_workers_and_times_lookups():
+    import io
+
+    from rich.console import Console
+
+    from qubic_logic import bench
+
+    out = io.StringIO()
+    bench.load("book").run(Console(file=out, width=120), quick=True)
+    text = out.getvalue()
+    assert "speed-up" in text and "lookups: 180" in text and "median" in text
