@@ -115,11 +115,11 @@ class BookTree:
         return [Position(*key) for level in self.levels for key in level]
 
 
-def solve_position_unit(unit: tuple[str, float | None, float | None]) -> tuple[str, int | None, str, int, float, str]:
+def solve_position_unit(unit: tuple[str, float | None, float | None]) -> tuple[str, int | None, str, int, int, float, str]:
     """One work unit ``(position in Patashnik's format, time limit, memory limit MB)``: search it.
 
-    Returns ``(status, move, strategy text or '', nodes, seconds, stopped by)``
-    with the move in the unit's own frame.
+    Returns ``(status, move, strategy text or '', strategic positions, nodes,
+    seconds, stopped by)`` with the move in the unit's own frame.
 
     >>> solve_position_unit(('x2x16o4o', None, None))[:2]
     ('won', 5)
@@ -127,7 +127,7 @@ def solve_position_unit(unit: tuple[str, float | None, float | None]) -> tuple[s
     text, budget, memory = unit
     r = solve(parse_patashnik(text), time_limit=budget, memory_limit=memory)
     strategy = r.strategy.dumps() if r.strategy is not None else ""
-    return r.status, r.move, strategy, r.nodes, r.seconds, r.stopped_by
+    return r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by
 
 
 VALUE_OF_STATUS = {"won": "win", "not won": "no win", "unknown": "open"}
@@ -206,6 +206,7 @@ class Builder:
 
     def __init__(self, book: OpeningBook, tree: BookTree, build: int, report: BuildReport) -> None:
         self.book, self.tree, self.build, self.report = book, tree, build, report
+        self._children: dict[Key, dict[Key, int]] = {}
 
     def propagate(self, key: Key, stones: int) -> None:
         """Re-derive the values of ``key``'s parents (and theirs, upwards) after ``key`` settled."""
@@ -220,7 +221,10 @@ class Builder:
         if position.is_over:  # the last move completed four (or filled the board)
             found = BookEntry(position, "loss" if position.winner else "no win", how="over", proof_size=0)
         else:
-            moves = children(position)
+            moves = self._children.get(key) or self._children.setdefault(key, children(position))
+            values = [self.book.value(k) for k in moves]
+            if "loss" not in values and any(v != "win" for v in values):
+                return  # nothing to derive yet: skip reading the entries
             found = propagated(position, {k: self.book.get(Position(*k)) for k in moves}, moves)
         if found is None or (current is not None and current.settled and
                              (current.value, current.move, current.proof_size) ==
@@ -245,12 +249,11 @@ class Builder:
             for key in level:
                 self._derive(key)
 
-    def record(self, key: Key, result: tuple[str, int | None, str, int, float, str], budget: float | None) -> None:
-        status, move, text, nodes, seconds, stopped_by = result
+    def record(self, key: Key, result: tuple[str, int | None, str, int, int, float, str], budget: float | None) -> None:
+        status, move, text, size, nodes, seconds, stopped_by = result
         value = VALUE_OF_STATUS[status]
         position = Position(*key)
         if value == "win":
-            size = len(StrategyDictionary.parse(text, "search result"))
             entry = BookEntry(position, value, move, size, nodes, seconds, "solved", budget, text)
         else:
             entry = BookEntry(position, value, None, None, nodes, seconds, "solved" if value != "open" else "",

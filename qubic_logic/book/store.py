@@ -199,6 +199,8 @@ class OpeningBook:
             db.close()
             raise DataFormatError(f"{path}: opening book schema version {version}; this qubic-logic reads "
                                   f"version {SCHEMA_VERSION}")
+        # WAL: a commit survives a killed process without an fsync per settled position
+        db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         return cls(path, db)
 
@@ -285,6 +287,12 @@ class OpeningBook:
     def _get(self, x: int, o: int) -> BookEntry | None:
         row = self.db.execute("SELECT * FROM positions WHERE x = ? AND o = ?", (_signed(x), _signed(o))).fetchone()
         return None if row is None else _entry(row)
+
+    def value(self, key: tuple[int, int]) -> str | None:
+        """The value stored for the canonical masks ``key``, or None (a quick check without the entry)."""
+        row = self.db.execute("SELECT value FROM positions WHERE x = ? AND o = ?",
+                              (_signed(key[0]), _signed(key[1]))).fetchone()
+        return None if row is None else row[0]
 
     def lookup(self, position: Position) -> Answer | None:
         """The entry of ``position`` with its best move in ``position``'s own orientation, or None."""
