@@ -3,6 +3,8 @@
 In order (each step explained in the move's explanation):
 
 1. complete a 3-0 line;
+   with ``book=FILE`` (an opening book, :mod:`qubic_logic.book`), its proven
+   winning move, or as the losing side the reply that holds out longest;
 2. a forced win by threat sequence for the side to move
    (:func:`qubic_logic.core.shortest_forced_win`, DESIGN.md §3; it obeys the
    counter-threat rule, so it blocks first when it must) — play its first move;
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import time
 
+from ..book.store import OpeningBook
 from ..core import core_module, shortest_forced_win
 from ..errors import QueryTimeout
 from ..position import Game, Position, other
@@ -117,7 +120,8 @@ class SolverPlayer:
     name = "solver"
 
     def __init__(self, time_limit: float = 1.0, budget: float = 5.0, solve_time: float = 0.2,
-                 depth: int = 2) -> None:
+                 depth: int = 2, book: str | None = None) -> None:
+        self.book = OpeningBook.open(book) if book else None
         self.time_limit = time_limit
         self.budget = budget
         self.solve_time = solve_time
@@ -128,6 +132,11 @@ class SolverPlayer:
         win = winning_move(p)
         if win:
             return win
+        known = self.book.lookup(p) if self.book is not None else None
+        if known is not None and known.value in ("win", "loss") and known.move is not None:
+            e = known.entry
+            what = "wins" if e.value == "win" else "loses whatever it does; the longest defence"
+            return Move(known.move, f"opening book: {what} ({e.proof_size:,} strategic positions)")
         seq = forced_win_moves(p, self.time_limit)
         if seq:
             n = (len(seq) + 1) // 2

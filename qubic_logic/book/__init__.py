@@ -1,0 +1,11 @@
+"""The opening book: proven values and verified strategies for every position up to N stones.
+
+Build one with :func:`build_book` (or ``qubic book build``), query it with
+:class:`OpeningBook` (``lookup``), check every stored strategy with
+:func:`verify_book`. See the README section "The opening book".
+"""
+
+from .build import BookTree, BuildReport, build_book, children
+from .store import Answer, BookEntry, OpeningBook
+
+__all__ = ["Answer", "BookEntry", "BookTree", "BuildReport", "OpeningBook", "build_book", "children"]

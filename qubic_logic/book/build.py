@@ -1,0 +1,349 @@
+"""Build an opening book: every position up to N stones, settled by search and by propagation.
+
+The positions are enumerated level by level from the root (the empty board
+unless given), one per class up to symmetry. The book proves the first
+player's wins: the *frontier* is the deepest level with X to move — level N,
+or N + 1 when O is to move at N stones — and each frontier position is a work
+unit (plain data: the position as text, the time and memory limits) that
+:func:`~qubic_logic.strategy.solve.solve` settles in a worker of an
+:class:`~qubic_logic.executor.Executor`: ``win`` with its strategy, ``no win``
+(proven: X cannot force a win there) or ``open`` (not settled within the
+budget; never guessed).
+
+Values then propagate towards the root, minimax over the classes of moves:
+
+* a position with a move to a **loss** (for the side then to move) is a **win**:
+  its best move is the one whose proof is smallest, its strategy that move
+  plus the strategy proving the loss;
+* a position whose every move leads to a **win** (for the side then to move)
+  is a **loss**: its "best" move is the reply that holds out longest (largest
+  proof), its strategy the union of the replies' strategies;
+* anything else stays ``open`` (a ``no win`` child proves only that its mover
+  cannot force a win, not that it loses, so it settles nothing above it).
+
+So the book's own propagation *is* the split of
+:func:`~qubic_logic.strategy.split.solve_split`: after X's first move each
+class of O replies is a book position of its own, searched in its own table.
+
+Each settled position is one SQLite transaction (its search logged in the
+``solves`` table), so a build killed at any point resumes where it stopped:
+settled positions are never searched again, and an ``open`` one only with a
+larger budget than it had.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..core import core_module
+from ..errors import DataFormatError, QubicError
+from ..executor import Executor, make_executor
+from ..notation import format_patashnik, parse_patashnik
+from ..position import Position, other
+from ..strategy.dictionary import Entry, StrategyDictionary
+from ..strategy.solve import solve
+from .store import BookEntry, OpeningBook, canonical_key
+
+DEFAULT_BUDGET = 60.0
+DEFAULT_MEMORY = 4000.0
+
+Key = tuple[int, int]  # canonical (x, o)
+Progress = Callable[["BuildReport"], None]
+
+
+def children(position: Position) -> dict[Key, int]:
+    """The classes of positions after one move, each with the first move (in ``position``'s frame) reaching it.
+
+    >>> len(children(Position())), len(children(Position.from_cells([0])))
+    (2, 12)
+    """
+    found: dict[Key, int] = {}
+    if position.is_over:
+        return found
+    for cell in position.legal_moves():
+        x, o, _ = canonical_key(position.play(cell))
+        found.setdefault((x, o), cell)
+    return found
+
+
+@dataclass
+class BookTree:
+    """The positions of a book: ``levels[k]`` maps each canonical key with ``root.count + k`` stones to its parents.
+
+    >>> tree = BookTree(Position(), 2)
+    >>> [len(level) for level in tree.levels], len(tree.frontier)
+    ([1, 2, 35], 35)
+    """
+
+    root: Position
+    stones: int
+    levels: list[dict[Key, set[Key]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.root.count > self.stones:
+            raise QubicError(f"the root has {self.root.count} stones, more than --stones {self.stones}; "
+                             "expected at least as many stones as the root has")
+        x, o, _ = canonical_key(self.root)
+        self.levels = [{(x, o): set()}]
+        depth = self.stones - self.root.count
+        if self.side(depth) == "o":
+            depth += 1  # O to move at N stones: settled through its replies, the X-to-move positions after them
+        for _ in range(depth):
+            level: dict[Key, set[Key]] = {}
+            for key in self.levels[-1]:
+                for child in children(Position(*key)):
+                    level.setdefault(child, set()).add(key)
+            self.levels.append(level)
+
+    def side(self, depth: int) -> str:
+        """Who is to move ``depth`` moves below the root."""
+        return self.root.to_move if depth % 2 == 0 else other(self.root.to_move)
+
+    @property
+    def frontier(self) -> list[Key]:
+        """The positions searched on their own (the deepest level, X to move)."""
+        return list(self.levels[-1])
+
+    def parents(self, key: Key, stones: int) -> set[Key]:
+        depth = stones - self.root.count
+        return self.levels[depth].get(key, set()) if 0 <= depth < len(self.levels) else set()
+
+    def positions(self) -> list[Position]:
+        return [Position(*key) for level in self.levels for key in level]
+
+
+def solve_position_unit(unit: tuple[str, float | None, float | None]) -> tuple[str, int | None, str, int, int, float, str]:
+    """One work unit ``(position in Patashnik's format, time limit, memory limit MB)``: search it.
+
+    Returns ``(status, move, strategy text or '', strategic positions, nodes,
+    seconds, stopped by)`` with the move in the unit's own frame.
+
+    >>> solve_position_unit(('x2x16o4o', None, None))[:2]
+    ('won', 5)
+    """
+    text, budget, memory = unit
+    r = solve(parse_patashnik(text), time_limit=budget, memory_limit=memory)
+    strategy = r.strategy.dumps() if r.strategy is not None else ""
+    return r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by
+
+
+VALUE_OF_STATUS = {"won": "win", "not won": "no win", "unknown": "open"}
+
+
+@dataclass
+class BuildReport:
+    """Where a build stands: positions settled, open, still to search; how it stopped."""
+
+    path: str
+    total: int = 0
+    settled: int = 0
+    open: int = 0
+    units: int = 0
+    searched: int = 0
+    propagated: int = 0
+    solves: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None
+    jobs: int = 1
+    executor: str = "local"
+
+    @property
+    def remaining(self) -> int:
+        return self.units - self.searched
+
+
+def _needs_entry(position: Position) -> bool:
+    """Whether the side to move's choice is a strategic move (no win now, no three to block)."""
+    core = core_module()
+    me = position.to_move
+    a, d = position.mask(me), position.mask(other(me))
+    return not core.threat_cells(a, d) and not core.threat_cells(d, a)
+
+
+def _merged(position: Position, move: int | None, parts: list[BookEntry], winner: str) -> StrategyDictionary:
+    """``move`` at ``position`` (when strategic) plus the strategies of ``parts``; first entry wins a clash."""
+    header = [f"Opening book strategy (qubic-logic): {winner.upper()} wins from {format_patashnik(position)}.",
+              f"root: {format_patashnik(position)}",
+              "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence."]
+    merged = StrategyDictionary([], header)
+    if move is not None and _needs_entry(position):
+        merged.add(Entry(position, move))
+    for part in parts:
+        for entry in part.strategy() or ():
+            try:
+                merged.add(entry)
+            except DataFormatError:
+                pass  # an equivalent position already has a proven move
+    return merged
+
+
+def propagated(position: Position, kids: dict[Key, BookEntry | None], moves: dict[Key, int]) -> BookEntry | None:
+    """The value of ``position`` from its children's entries (keys in ``position``'s frame), or None (open).
+
+    A move to a loss wins (the smallest proof is chosen); when every move leads
+    to a win, the position is lost (the longest-holding reply is its move).
+    """
+    entries = list(kids.values())
+    losses = [(e.proof_size or 0, moves[k], e) for k, e in kids.items() if e is not None and e.value == "loss"]
+    if losses:
+        size, move, child = min(losses, key=lambda t: t[:2])
+        strategy = _merged(position, move, [child], position.to_move)
+        return BookEntry(position, "win", move, len(strategy), child.nodes, child.seconds, "replies",
+                         strategy_text=strategy.dumps())
+    if entries and all(e is not None and e.value == "win" for e in entries):
+        _, move = max((e.proof_size or 0, -moves[k]) for k, e in kids.items())
+        strategy = _merged(position, None, entries, other(position.to_move))
+        return BookEntry(position, "loss", -move, len(strategy), sum(e.nodes for e in entries),
+                         sum(e.seconds for e in entries), "replies", strategy_text=strategy.dumps())
+    return None
+
+
+class Builder:
+    """One build of a book: the tree, the store, and propagation after each settled position."""
+
+    def __init__(self, book: OpeningBook, tree: BookTree, build: int, report: BuildReport) -> None:
+        self.book, self.tree, self.build, self.report = book, tree, build, report
+        self._children: dict[Key, dict[Key, int]] = {}
+
+    def propagate(self, key: Key, stones: int) -> None:
+        """Re-derive the values of ``key``'s parents (and theirs, upwards) after ``key`` settled."""
+        for parent in self.tree.parents(key, stones):
+            self._derive(parent)
+
+    def _derive(self, key: Key) -> None:
+        position = Position(*key)
+        current = self.book.get(position)
+        if current is not None and current.how in ("solved", "over"):
+            return
+        if position.is_over:  # the last move completed four (or filled the board)
+            found = BookEntry(position, "loss" if position.winner else "no win", how="over", proof_size=0)
+        else:
+            moves = self._children.get(key) or self._children.setdefault(key, children(position))
+            values = [self.book.value(k) for k in moves]
+            if "loss" not in values and any(v != "win" for v in values):
+                return  # nothing to derive yet: skip reading the entries
+            found = propagated(position, {k: self.book.get(Position(*k)) for k in moves}, moves)
+        if found is None or (current is not None and current.settled and
+                             (current.value, current.move, current.proof_size) ==
+                             (found.value, found.move, found.proof_size)):
+            return
+        if current is None or not current.settled:
+            self.report.settled += 1
+            self.report.open -= current is not None
+            self.report.propagated += 1
+        self.book.settle(found)
+        self.propagate(key, position.count)
+
+    def propagate_all(self) -> None:
+        """Settle finished games, then derive every interior position, deepest first.
+
+        (Also repairs a build killed between a search's commit and its propagation.)
+        """
+        for key in self.tree.levels[-1]:
+            if Position(*key).is_over:
+                self._derive(key)
+        for level in reversed(self.tree.levels[:-1]):
+            for key in level:
+                self._derive(key)
+
+    def record(self, key: Key, result: tuple[str, int | None, str, int, int, float, str], budget: float | None) -> None:
+        status, move, text, size, nodes, seconds, stopped_by = result
+        value = VALUE_OF_STATUS[status]
+        position = Position(*key)
+        if value == "win":
+            entry = BookEntry(position, value, move, size, nodes, seconds, "solved", budget, text)
+        else:
+            entry = BookEntry(position, value, None, None, nodes, seconds, "solved" if value != "open" else "",
+                              budget)
+        self.book.settle(entry, (self.build, f"{status} ({stopped_by})" if stopped_by else status))
+        self.report.searched += 1
+        self.report.solves += 1
+        if entry.settled:
+            self.report.settled += 1
+            self.report.open -= 1
+            self.propagate(key, position.count)
+
+
+def build_book(
+    path: str | os.PathLike,
+    stones: int,
+    *,
+    root: Position | None = None,
+    budget: float | None = DEFAULT_BUDGET,
+    memory_limit: float | None = DEFAULT_MEMORY,
+    executor: Executor | None = None,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> BuildReport:
+    """Build (or continue) the book at ``path`` to ``stones`` stones; see the module docstring.
+
+    ``budget``: seconds per searched position (None: no limit); ``memory_limit``:
+    MB per search. Ctrl-C stops the workers and keeps every settled position
+    (the report's ``stopped`` says ``'interrupted'``).
+
+    >>> import tempfile, os
+    >>> from qubic_logic.notation import parse_position
+    >>> r = build_book(os.path.join(tempfile.mkdtemp(), 'b.sqlite'), 6, jobs=1,
+    ...                root=parse_position('1-2,22-52,27'))     # O to move: 59 replies, each an X win
+    >>> r.settled, r.total, r.units, r.stopped
+    (60, 60, 59, None)
+    """
+    start = time.monotonic()
+    root = root or Position()
+    own = executor is None
+    with OpeningBook.open(path, create=True, check=True) as book:
+        known = book.meta("root")
+        if known is not None and known != format_patashnik(root):
+            raise QubicError(f"{path} is a book from the root {known or 'empty'!r}, not "
+                             f"{format_patashnik(root) or 'empty'!r}; expected the same --root (or a new file)")
+        tree = BookTree(root, stones)
+        book.set_meta(root=format_patashnik(root), stones=max(stones, book.stones or 0))
+        book.add_positions(tree.positions())
+        executor = executor or make_executor("local", jobs)
+        report = BuildReport(str(path), jobs=executor.jobs, executor=executor.name)
+        try:
+            build = book.start_build(stones, budget, executor.name, executor.jobs)
+            builder = Builder(book, tree, build, report)
+            counts = book.counts()
+            report.total = len(book)
+            report.settled = sum(n for (_, v), n in counts.items() if v != "open")
+            report.open = report.total - report.settled
+            builder.propagate_all()
+            units = _units(book, tree, budget)
+            report.units = len(units)
+            if progress:
+                progress(report)
+            run = executor.run(solve_position_unit,
+                               [(format_patashnik(Position(*k)), budget, memory_limit) for k in units])
+            try:
+                for index, result in run:
+                    builder.record(units[index], result, budget or 0.0)
+                    if progress:
+                        progress(report)
+            except KeyboardInterrupt:
+                run.stopped = "interrupted"
+            report.stopped = run.stopped
+            report.seconds = time.monotonic() - start
+            book.finish_build(build, report.stopped)
+        finally:
+            if own:
+                executor.close()
+    return report
+
+
+def _units(book: OpeningBook, tree: BookTree, budget: float | None) -> list[Key]:
+    """Frontier positions still to search: open, and never given this much time; grouped by parent."""
+    wanted = []
+    for key in tree.frontier:
+        entry = book.get(Position(*key))
+        if entry is None or entry.settled or entry.position.is_over:
+            continue
+        tried = entry.budget
+        if tried is None or (tried and (budget is None or budget > tried)):
+            wanted.append(key)
+    order = {k: i for i, k in enumerate(tree.levels[-2])} if len(tree.levels) > 1 else {}
+    return sorted(wanted, key=lambda k: min((order.get(p, 0) for p in tree.parents(k, Position(*k).count)),
+                                            default=0))

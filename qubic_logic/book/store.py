@@ -1,0 +1,334 @@
+"""The opening book's SQLite store: one row per position up to symmetry, one transaction per settled one.
+
+A book file is an SQLite database whose ``application_id`` marks it as a
+qubic-logic opening book and whose ``user_version`` is the schema version;
+anything else (another program's database, a text file, a damaged page) is
+refused with one clear line. Positions are kept in canonical form (the least
+image under the 192 automorphisms, :func:`~qubic_logic.symmetry.canonical_masks`),
+with the best move in that frame; a lookup maps it back onto the orientation
+of the query.
+
+>>> import tempfile, os
+>>> from qubic_logic.notation import parse_position
+>>> path = os.path.join(tempfile.mkdtemp(), 'b.sqlite')
+>>> with OpeningBook.open(path, create=True) as book:
+...     _ = book.add_positions([parse_position('moves:63')])
+...     book.settle(BookEntry(parse_position('moves:0'), 'loss', move=21, proof_size=3))
+...     book.lookup(parse_position('moves:63')).move        # 21 seen from the other corner
+42
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..core import core_module
+from ..errors import DataFormatError, QubicError
+from ..notation import format_patashnik
+from ..position import Position
+from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
+from ..strategy.dictionary import StrategyDictionary
+
+APPLICATION_ID = 0x5142_4F4B  # 'QBOK'
+SCHEMA_VERSION = 1
+VALUES = ("win", "loss", "no win", "open")
+SETTLED = ("win", "loss", "no win")
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE positions (
+    x INTEGER NOT NULL,            -- canonical masks (cell c is bit c), stored as signed 64-bit
+    o INTEGER NOT NULL,
+    stones INTEGER NOT NULL,
+    to_move TEXT NOT NULL CHECK (to_move IN ('x', 'o')),
+    value TEXT NOT NULL CHECK (value IN ('win', 'loss', 'no win', 'open')),
+    move INTEGER,                  -- best move in the canonical frame
+    proof_size INTEGER,            -- strategic positions of the stored strategy
+    nodes INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0,
+    how TEXT NOT NULL DEFAULT '',  -- solved | replies | over ('' while open)
+    budget REAL,                   -- the largest time limit a search of it had (0: none)
+    strategy BLOB,                 -- zlib-compressed dictionary in Patashnik's format
+    settled_at TEXT,
+    PRIMARY KEY (x, o)
+) WITHOUT ROWID;
+CREATE INDEX positions_by_stones ON positions (stones, value);
+CREATE TABLE builds (
+    id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, stones INTEGER NOT NULL, budget REAL,
+    executor TEXT NOT NULL, jobs INTEGER NOT NULL, stopped TEXT
+);
+CREATE TABLE solves (               -- every search a build ran, settled or not
+    id INTEGER PRIMARY KEY, build INTEGER NOT NULL, x INTEGER NOT NULL, o INTEGER NOT NULL,
+    status TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL, budget REAL,
+    finished_at TEXT NOT NULL
+);
+"""
+
+_canonical = getattr(core_module(), "canonical", canonical_masks)
+
+
+def canonical_key(position: Position) -> tuple[int, int, int]:
+    """``(x, o, transform)`` of the canonical form (native when built).
+
+    >>> canonical_key(Position.from_cells([63]))
+    (1, 0, 7)
+    """
+    return _canonical(position.x, position.o)
+
+
+def position_name(position: Position) -> str:
+    """A position in Patashnik's format, ``empty`` for the empty board.
+
+    >>> position_name(Position()), position_name(Position.from_cells([0]))
+    ('empty', 'x')
+    """
+    return format_patashnik(position) or "empty"
+
+
+def _signed(mask: int) -> int:
+    return mask - (1 << 64) if mask >> 63 else mask
+
+
+def _unsigned(value: int) -> int:
+    return value & ((1 << 64) - 1)
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """One position of the book, in its canonical frame (``move`` too).
+
+    ``value`` is for the side to move: ``win``, ``loss`` (the other side wins
+    whatever it does), ``no win`` (proven: it cannot force a win; draw or loss
+    not settled) or ``open``. For a loss, ``move`` is the reply that holds out
+    longest (the largest proof). ``how``: ``solved`` (its own search),
+    ``replies`` (propagated from the entries after each move), ``over``.
+    """
+
+    position: Position
+    value: str
+    move: int | None = None
+    proof_size: int | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    how: str = ""
+    budget: float | None = None
+    strategy_text: str | None = None
+
+    @property
+    def stones(self) -> int:
+        return self.position.count
+
+    @property
+    def settled(self) -> bool:
+        return self.value in SETTLED
+
+    def strategy(self) -> StrategyDictionary | None:
+        """The stored strategy (the winner's: the side to move's for a win, the other's for a loss)."""
+        if self.strategy_text is None:
+            return None
+        return StrategyDictionary.parse(self.strategy_text, f"book entry {format_patashnik(self.position)}")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A lookup: the stored entry and the best move mapped onto the query's orientation."""
+
+    query: Position
+    entry: BookEntry
+    move: int | None
+
+    @property
+    def value(self) -> str:
+        return self.entry.value
+
+    def to_json(self) -> dict:
+        """The object ``qubic book show --json`` prints."""
+        e = self.entry
+        return {"position": position_name(self.query), "canonical": position_name(e.position),
+                "to_move": self.query.to_move, "value": e.value, "move": self.move,
+                "proof_size": e.proof_size, "nodes": e.nodes, "seconds": round(e.seconds, 3), "how": e.how}
+
+
+class OpeningBook:
+    """An opening book file; open with :meth:`open` (a context manager closes it)."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self.db = connection
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, *, create: bool = False, check: bool = False) -> "OpeningBook":
+        """Open the book at ``path`` (``create``: make a new one if absent; ``check``: also scan every page)."""
+        path = Path(path)
+        if not path.exists() and not create:
+            raise QubicError(f"no opening book at {path}; expected a file made by `qubic book build`")
+        if path.is_dir():
+            raise QubicError(f"{path} is a folder; expected an opening book file")
+        try:
+            db = sqlite3.connect(path, timeout=30)
+            app, version = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
+            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if app == 0 and tables == 0 and create:
+                with db:
+                    db.executescript(SCHEMA + f"PRAGMA application_id = {APPLICATION_ID};"
+                                     f"PRAGMA user_version = {SCHEMA_VERSION};")
+                app, version = APPLICATION_ID, SCHEMA_VERSION
+            if check and db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise DataFormatError(f"{path}: the database is damaged (SQLite quick_check failed); "
+                                      "rebuild it with `qubic book build`")
+        except sqlite3.DatabaseError as exc:
+            raise DataFormatError(f"{path}: not a readable SQLite database ({exc}); expected an opening "
+                                  "book made by `qubic book build`") from None
+        if app != APPLICATION_ID:
+            db.close()
+            raise DataFormatError(f"{path} is not a qubic-logic opening book (another SQLite database); "
+                                  "expected a file made by `qubic book build`")
+        if version != SCHEMA_VERSION:
+            db.close()
+            raise DataFormatError(f"{path}: opening book schema version {version}; this qubic-logic reads "
+                                  f"version {SCHEMA_VERSION}")
+        # WAL: a commit survives a killed process without an fsync per settled position
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        return cls(path, db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "OpeningBook":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ meta
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_meta(self, **values: object) -> None:
+        with self.db:
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
+
+    @property
+    def stones(self) -> int | None:
+        """The ``--stones`` the book was last built to."""
+        found = self.meta("stones")
+        return None if found is None else int(found)
+
+    @property
+    def root(self) -> Position:
+        """The position the book starts from (the empty board unless built with ``--root``)."""
+        from ..notation import parse_patashnik
+
+        return parse_patashnik(self.meta("root") or "")
+
+    # ------------------------------------------------------------------ writing
+
+    def add_positions(self, positions: Iterable[Position]) -> int:
+        """Record positions as ``open`` unless present (one transaction); returns how many were new."""
+        rows = []
+        for p in positions:
+            x, o, _ = canonical_key(p)
+            rows.append((_signed(x), _signed(o), p.count, p.to_move))
+        with self.db:
+            before = self.db.total_changes
+            self.db.executemany("INSERT OR IGNORE INTO positions (x, o, stones, to_move, value) "
+                                "VALUES (?, ?, ?, ?, 'open')", rows)
+            return self.db.total_changes - before
+
+    def settle(self, entry: BookEntry, solve: tuple[int, str] | None = None) -> None:
+        """Store ``entry`` (any orientation) in one transaction, with its search in the log (``(build, status)``)."""
+        x, o, t = canonical_key(entry.position)
+        move = None if entry.move is None else TRANSFORMS[t][entry.move]
+        strategy = None if entry.strategy_text is None else zlib.compress(entry.strategy_text.encode("ascii"), 6)
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (_signed(x), _signed(o), entry.stones, entry.position.to_move, entry.value, move,
+                 entry.proof_size, entry.nodes, entry.seconds, entry.how, entry.budget, strategy,
+                 _now() if entry.settled else None))
+            if solve is not None:
+                self.db.execute("INSERT INTO solves (build, x, o, status, nodes, seconds, budget, finished_at) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                (solve[0], _signed(x), _signed(o), solve[1], entry.nodes, entry.seconds,
+                                 entry.budget, _now()))
+
+    def start_build(self, stones: int, budget: float | None, executor: str, jobs: int) -> int:
+        """Log a build; returns its id for :meth:`settle` and :meth:`finish_build`."""
+        with self.db:
+            return self.db.execute("INSERT INTO builds (started_at, stones, budget, executor, jobs) "
+                                   "VALUES (?, ?, ?, ?, ?)", (_now(), stones, budget, executor, jobs)).lastrowid
+
+    def finish_build(self, build: int, stopped: str | None) -> None:
+        with self.db:
+            self.db.execute("UPDATE builds SET stopped = ? WHERE id = ?", (stopped or "complete", build))
+
+    # ------------------------------------------------------------------ reading
+
+    def get(self, position: Position) -> BookEntry | None:
+        """The stored entry of ``position``'s class (canonical frame), or None."""
+        x, o, _ = canonical_key(position)
+        return self._get(x, o)
+
+    def _get(self, x: int, o: int) -> BookEntry | None:
+        row = self.db.execute("SELECT * FROM positions WHERE x = ? AND o = ?", (_signed(x), _signed(o))).fetchone()
+        return None if row is None else _entry(row)
+
+    def value(self, key: tuple[int, int]) -> str | None:
+        """The value stored for the canonical masks ``key``, or None (a quick check without the entry)."""
+        row = self.db.execute("SELECT value FROM positions WHERE x = ? AND o = ?",
+                              (_signed(key[0]), _signed(key[1]))).fetchone()
+        return None if row is None else row[0]
+
+    def lookup(self, position: Position) -> Answer | None:
+        """The entry of ``position`` with its best move in ``position``'s own orientation, or None."""
+        x, o, t = canonical_key(position)
+        entry = self._get(x, o)
+        if entry is None:
+            return None
+        move = None if entry.move is None else TRANSFORMS[INVERSES[t]][entry.move]
+        return Answer(position, entry, move)
+
+    def entries(self, value: str | None = None, stones: int | None = None) -> Iterator[BookEntry]:
+        """Every stored entry (optionally of one value and stone count), fewest stones first."""
+        sql, args = "SELECT * FROM positions WHERE 1", []
+        if value is not None:
+            sql, args = sql + " AND value = ?", [*args, value]
+        if stones is not None:
+            sql, args = sql + " AND stones = ?", [*args, stones]
+        for row in self.db.execute(sql + " ORDER BY stones, x, o", args).fetchall():
+            yield _entry(row)
+
+    def counts(self) -> dict[tuple[int, str], int]:
+        """Entries by ``(stones, value)``."""
+        rows = self.db.execute("SELECT stones, value, count(*) FROM positions GROUP BY stones, value")
+        return {(s, v): n for s, v, n in rows}
+
+    def solves(self, build: int | None = None) -> int:
+        """How many searches were run (by one build, or ever)."""
+        if build is None:
+            return self.db.execute("SELECT count(*) FROM solves").fetchone()[0]
+        return self.db.execute("SELECT count(*) FROM solves WHERE build = ?", (build,)).fetchone()[0]
+
+    def __len__(self) -> int:
+        return self.db.execute("SELECT count(*) FROM positions").fetchone()[0]
+
+
+def _entry(row: tuple) -> BookEntry:
+    x, o, _stones, _to_move, value, move, size, nodes, seconds, how, budget, blob, _at = row
+    text = None if blob is None else zlib.decompress(blob).decode("ascii")
+    return BookEntry(Position(_unsigned(x), _unsigned(o)), value, move, size, nodes, seconds, how, budget, text)

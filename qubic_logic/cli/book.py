@@ -1,0 +1,141 @@
+"""``qubic book build|show|stats|verify``: the opening book (proven values up to N stones, in SQLite)."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from ..book import OpeningBook, build_book
+from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, BuildReport
+from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
+from ..book.verify import verify_book
+from ..book.store import position_name
+from ..notation import format_cell
+from ._common import (_position, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
+                      position_arg, positive_int, print_json, seconds)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    err = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with executor_from(args) as executor, Progress(*columns, console=err, transient=False) as bar:
+        task = bar.add_task("searching", total=None, counts="")
+
+        def show(r: BuildReport) -> None:
+            bar.update(task, total=r.units or None, completed=r.searched,
+                       counts=f"settled {r.settled:,} · open {r.open:,} · remaining {r.remaining:,} searches")
+
+        report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
+                            memory_limit=args.memory_limit or None, executor=executor, progress=show)
+    state = {None: "complete", "interrupted": "interrupted (Ctrl-C): every settled position is kept; "
+             "run the same command to continue", "time limit": "time limit"}[report.stopped]
+    print(f"{args.book}: {report.settled:,} of {report.total:,} positions settled, {report.open:,} open; "
+          f"{report.searched:,} of {report.units:,} searches run this time ({report.propagated:,} positions "
+          f"settled by propagation), {report.seconds:.1f} s on {report.jobs} {report.executor} workers — {state}")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    with OpeningBook.open(args.book) as book:
+        answer = book.lookup(args.position)
+        replies = reply_table(book, args.position) if answer is not None else []
+        if not any(child is not None for _, child in replies):
+            replies = []  # the replies are beyond the book
+        stones = book.stones
+    if answer is None:
+        msg = (f"{position_name(args.position)}: not in the book ({args.book} holds the positions up to "
+               f"{stones} stones from its root; this one has {args.position.count})")
+        if args.json:
+            print_json({"position": position_name(args.position), "value": None, "in_book": False})
+        else:
+            print(msg)
+        return 1
+    if args.json:
+        out = answer.to_json()
+        out["in_book"] = True
+        out["replies"] = [{"move": m, "value": e.value if e else None, "proof_size": e.proof_size if e else None}
+                          for m, e in replies]
+        print_json(out)
+        return 0
+    e = answer.entry
+    side = args.position.to_move.upper()
+    move = "none" if answer.move is None else format_cell(answer.move, args.notation)
+    what = {"win": f"{side} to move WINS with {move}", "loss": f"{side} to move LOSES (longest defence: {move})",
+            "no win": f"{side} to move cannot force a win (proven)",
+            "open": f"{side} to move: open ("
+                    + ("not settled yet)" if e.budget is None else f"not settled within a budget of {e.budget:g} s)")
+            }[e.value]
+    size = "" if e.proof_size is None else f": {e.proof_size:,} strategic positions"
+    print(f"{position_name(args.position)}: {what}{size} [{e.how or ('searched' if e.nodes else 'not searched')}, {e.nodes:,} nodes, "
+          f"{e.seconds:.1f} s]")
+    for m, child in replies:
+        value = "not in the book" if child is None else child.value
+        size = "" if child is None or child.proof_size is None else f"  {child.proof_size:,} strategic positions"
+        print(f"  {format_cell(m, args.notation):>4}  {value}{size}")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    with OpeningBook.open(args.book, check=True) as book:
+        stats = book_stats(book)
+        stats["largest"] = largest_proofs(book, args.top)
+    if args.json:
+        print_json(stats)
+    else:
+        print(format_stats(str(args.book), stats))
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    err = Console(stderr=True)
+    with executor_from(args) as executor, err.status("verifying…") as status:
+        result = verify_book(args.book, executor=executor, time_limit=args.time_limit,
+                             progress=lambda done, total: status.update(f"verifying… {done} of {total} entries"))
+    if args.json:
+        print_json(result.to_json())
+    else:
+        for line in result.lines():
+            print(line)
+    return 0 if result.verified else 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("book", help="the opening book: proven values and strategies up to N stones")
+    books = parser.add_subparsers(dest="book_command", metavar="COMMAND", required=True)
+
+    b = books.add_parser("build", help="build or continue a book (each searched position is a work unit)")
+    b.add_argument("book", metavar="BOOK", help="the SQLite file (created if absent, continued if present)")
+    b.add_argument("--stones", type=non_negative_int, required=True, metavar="N",
+                   help="every position up to symmetry with at most N stones")
+    b.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="S",
+                   help=f"seconds per searched position (default {DEFAULT_BUDGET:g}); a re-run with a larger "
+                        "budget searches the open positions again")
+    b.add_argument("--memory-limit", type=positive_int, default=int(DEFAULT_MEMORY), metavar="MB",
+                   help=f"cap on each search's table (default {DEFAULT_MEMORY:g} MB per worker)")
+    b.add_argument("--root", type=_position, default=None, metavar="POSITION",
+                   help="build the book below this position instead of the empty board")
+    executor_args(b)
+    b.set_defaults(func=run_build)
+
+    s = books.add_parser("show", help="the value, best move and proof size of a position")
+    s.add_argument("book", metavar="BOOK")
+    position_arg(s)
+    notation_arg(s)
+    json_arg(s)
+    s.set_defaults(func=run_show)
+
+    t = books.add_parser("stats", help="counts by stones, value and proof size; the largest proofs")
+    t.add_argument("book", metavar="BOOK")
+    t.add_argument("--top", type=positive_int, default=5, metavar="K", help="how many largest proofs (default 5)")
+    json_arg(t)
+    t.set_defaults(func=run_stats)
+
+    v = books.add_parser("verify", help="re-verify every stored strategy (VERIFIED per entry)")
+    v.add_argument("book", metavar="BOOK")
+    v.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before stopping")
+    executor_args(v)
+    json_arg(v)
+    v.set_defaults(func=run_verify)
