@@ -41,6 +41,14 @@ class QueryTimeout(QubicError):
         self.partial = partial
 
 
+class Interrupted(QubicError):
+    """Work stopped by Ctrl-C; ``partial`` holds what was found so far (the CLI exits with 130)."""
+
+    def __init__(self, message: str, partial: object = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
 class RuleError(QubicError):
     """A rule file that does not load (syntax error, unknown predicate)."""
 

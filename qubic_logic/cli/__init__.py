@@ -19,7 +19,7 @@ import sys
 
 from .. import __version__
 from ..core import CORE_NAME
-from ..errors import QubicError
+from ..errors import Interrupted, QubicError
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -53,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
+    except Interrupted as exc:
+        print(f"qubic {args.command}: interrupted: {exc}", file=sys.stderr)
+        return 130
     except QubicError as exc:
         print(f"qubic {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -53,13 +53,29 @@ def print_json(obj: object) -> None:
     sys.stdout.write("\n")
 
 
-def _number(text: str, kind: type, least: float, what: str):
+MAX_WHOLE = 10**9  # the largest count any option takes (lengths, nodes, games, jobs)
+MAX_SECONDS = 10**9  # about 31 years: longer limits are "no limit" in practice
+MAX_MEGABYTES = 2**24  # 16 TB
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters.
+
+    >>> shown('1-2,' * 30)
+    "'1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,…' (120 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}"[:-1] + f"…' ({len(text)} characters)"
+
+
+def _number(text: str, kind: type, least: float, what: str, most: float | None = None):
     try:
-        value = kind(text)
+        value = kind(text) if len(text) <= 40 else None
     except ValueError:
         value = None
-    if value is None or value < least or value != value:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    if value is None or value != value or value < least or (most is not None and value > most):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not {what}")
     return value
 
 
@@ -69,24 +85,34 @@ def positive_int(text: str) -> int:
     >>> positive_int('3')
     3
     """
-    return _number(text, int, 1, "a positive whole number (1 or more)")
+    return _number(text, int, 1, f"a whole number from 1 to {MAX_WHOLE:,}", MAX_WHOLE)
 
 
 def non_negative_int(text: str) -> int:
     """argparse type: a whole number >= 0 (0 usually means "no bound")."""
-    return _number(text, int, 0, "a whole number, 0 or more")
+    return _number(text, int, 0, f"a whole number from 0 to {MAX_WHOLE:,}", MAX_WHOLE)
 
 
 def seconds(text: str) -> float:
-    """argparse type: a number of seconds > 0.
+    """argparse type: a number of seconds > 0; ``inf`` (or anything past ~31 years) means no limit.
 
-    >>> seconds('0.5')
-    0.5
+    >>> seconds('0.5'), seconds('inf')
+    (0.5, None)
     """
-    value = _number(text, float, 0, "a number of seconds greater than 0")
+    what = "a number of seconds greater than 0 (or inf for no limit)"
+    value = _number(text, float, 0, what)
     if value == 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds greater than 0")
-    return value
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not {what}")
+    return None if value > MAX_SECONDS else value
+
+
+def megabytes(text: str) -> int:
+    """argparse type: a memory size in megabytes, 64 to :data:`MAX_MEGABYTES`.
+
+    >>> megabytes('2048')
+    2048
+    """
+    return _number(text, int, 64, f"a number of megabytes from 64 to {MAX_MEGABYTES:,}", MAX_MEGABYTES)
 
 
 def cell(text: str) -> int:
@@ -115,3 +141,19 @@ def executor_args(parser: argparse.ArgumentParser, prefix: str = "") -> None:
 def executor_from(args: argparse.Namespace) -> Executor:
     """The executor that :func:`executor_args` options ask for."""
     return make_executor(args.executor, args.jobs, scheduler=args.scheduler)
+
+
+def memory_limit_arg(parser: argparse.ArgumentParser) -> None:
+    """``--memory-limit MB`` for work run in a supervised worker (see :mod:`qubic_logic.supervisor`)."""
+    from ..supervisor import DEFAULT_MEMORY_MB
+
+    parser.add_argument("--memory-limit", type=megabytes, default=DEFAULT_MEMORY_MB, metavar="MB",
+                        help=f"memory cap of the clingo / SWI-Prolog worker in megabytes, 64..{MAX_MEGABYTES} "
+                             f"(default {DEFAULT_MEMORY_MB})")
+
+
+def supervised_engine(args: argparse.Namespace):
+    """The engine ``args.engine`` names; ``asp`` and ``prolog`` run in a supervised worker."""
+    from ..supervisor import engine_for
+
+    return engine_for(args.engine, getattr(args, "memory_limit", None) or None)
