@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from .errors import IllegalMoveError, IllegalPositionError
+from .errors import GameOverError, IllegalMoveError, IllegalPositionError
 from .geometry import FULL, LINE_MASKS, LINES, LINES_THROUGH, cells_of
 
 Side = str  # 'x' or 'o'
@@ -130,6 +130,25 @@ class Position:
     def is_over(self) -> bool:
         """A win or a draw."""
         return self.empty == 0 or self.winner is not None
+
+    def require_in_play(self) -> "Position":
+        """This position, if the game goes on; else :class:`GameOverError` saying how it ended.
+
+        Every analysis (engines, solver, verifier, checkers) asks this first;
+        a finished position is still a :class:`Position`, for display.
+
+        >>> Position.from_cells([0, 16, 1, 17, 2, 18, 3]).require_in_play()
+        Traceback (most recent call last):
+        ...
+        qubic_logic.errors.GameOverError: the game is over: X has four in a row at cells 0 1 2 3; nothing to analyse
+        """
+        line = self.winning_line
+        if line is not None:
+            raise GameOverError(f"the game is over: {self.winner.upper()} has four in a row at cells "
+                                f"{' '.join(map(str, line))}; nothing to analyse")
+        if self.empty == 0:
+            raise GameOverError("the game is over: the board is full, a draw; nothing to analyse")
+        return self
 
     def legal_moves(self) -> list[int]:
         """Empty cells, ascending; none once the game is over."""

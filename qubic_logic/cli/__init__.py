@@ -53,14 +53,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except Interrupted as exc:
-        print(f"qubic {args.command}: interrupted: {exc}", file=sys.stderr)
-        return 130
     except QubicError as exc:
         print(f"qubic {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"qubic {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        detail = f": {exc}" if isinstance(exc, Interrupted) else ""
+        print(f"qubic {args.command}: interrupted{detail}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -152,8 +152,29 @@ def memory_limit_arg(parser: argparse.ArgumentParser) -> None:
                              f"(default {DEFAULT_MEMORY_MB})")
 
 
+DECLARATIVE_TIME_LIMIT = 600.0  # seconds: the default for asp/prolog when a command has no --time-limit
+ENGINE_DEFAULT = -1.0  # the --time-limit default that means "the engine's own default"
+
+
+def declarative_time_limit(args: argparse.Namespace) -> float | None:
+    """``--time-limit`` (None: ``inf``, no limit); when not given, :data:`DECLARATIVE_TIME_LIMIT` for
+    ``--engine asp|prolog`` and none for the native and Python cores."""
+    if args.time_limit == ENGINE_DEFAULT:
+        return DECLARATIVE_TIME_LIMIT if args.engine in ("asp", "prolog") else None
+    return args.time_limit
+
+
 def supervised_engine(args: argparse.Namespace):
     """The engine ``args.engine`` names; ``asp`` and ``prolog`` run in a supervised worker."""
     from ..supervisor import engine_for
 
     return engine_for(args.engine, getattr(args, "memory_limit", None) or None)
+
+
+def check_output(*paths: str | None) -> None:
+    """Refuse, before any work, an output path that cannot be written (None: no output asked)."""
+    from ..saving import check_writable
+
+    for path in paths:
+        if path is not None:
+            check_writable(path)

@@ -12,10 +12,12 @@ from rich.console import Console
 
 from ..strategy.solve import solve
 from ..strategy.split import solve_split
-from ._common import cell, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
+from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
 
 
 def run(args: argparse.Namespace) -> int:
+    args.position.require_in_play()
+    check_output(args.output)
     err = Console(stderr=True)
     with err.status("solving…") as status:
         if args.split:

@@ -18,7 +18,7 @@ from ..strategy.certificate import load_certificate, write_certificate
 from ..strategy.dictionary import StrategyDictionary
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
-from ._common import _position, json_arg, positive_int, print_json, seconds
+from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}
@@ -69,13 +69,14 @@ def _print_verification(v: Verification, source: str) -> None:
     if v.unsettled:
         print(f"  {v.unsettled:,} rule-(4) positions not settled within the time limit")
     for f in v.failures[:20]:
-        print(f"  FAILS at {format_patashnik(f.position)}: {f.reason}; reached by moves "
+        print(f"  FAILS at {format_patashnik(f.position) or 'the empty board'}: {f.reason}; reached by moves "
               f"{','.join(map(str, f.moves)) or '(the root)'}")
     if len(v.failures) > 20:
         print(f"  ... and {len(v.failures) - 20} more failures (see --json)")
 
 
 def run_dictionary(args: argparse.Namespace) -> int:
+    check_output(args.certificate)
     dictionary = StrategyDictionary.load(args.file)
     root = args.root if args.root is not None else dictionary.root
     err = Console(stderr=True)

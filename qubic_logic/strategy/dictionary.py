@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import DataFormatError, QubicError
+from ..saving import write_atomically  # noqa: F401 - the writer every saver uses
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
@@ -204,19 +204,6 @@ def _parse_entry(line: str, number: int, source: str) -> Entry:
     if position.is_over:
         raise DataFormatError(f"{where}: the game is already over in {m.group(1)!r}; expected a live position")
     return Entry(position, move, number)
-
-
-def write_atomically(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def patashnik_path() -> Path:

@@ -30,7 +30,7 @@ from typing import Callable
 
 from .. import bitboard
 from ..core import NATIVE
-from ..errors import EngineUnavailableError, IllegalPositionError
+from ..errors import EngineUnavailableError
 from ..executor import make_executor
 from ..notation import format_patashnik
 from ..position import Position, other
@@ -307,9 +307,7 @@ def verify(
     processes settle the forced wins (default: every core). Past
     ``time_limit`` seconds, or on Ctrl-C, the verdict is ``'incomplete'``.
     """
-    root = root or Position()
-    if root.is_over:
-        raise IllegalPositionError("the root position is already over; expected a live position")
+    root = (root or Position()).require_in_play()
     engine = _engine(engine)
     jobs = jobs or os.cpu_count() or 1
     start = time.monotonic()

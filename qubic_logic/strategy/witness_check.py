@@ -113,8 +113,16 @@ def check_witnesses(
     if checker not in _RUN:
         raise QubicError(f"unknown checker {checker!r}; expected one of {', '.join(CHECKERS)}")
     deadline = time.monotonic() + time_limit if time_limit else None
-    starts = list(range(0, len(witnesses), batch))
     rejected: list[tuple[int, int, str]] = []
+    over = {i: w.position.winner for i, w in enumerate(witnesses) if w.position.winner}
+    if over:  # a line whose game is already over is no forced win: no checker is asked about it
+        rejected += [(i, 0, f"the game is over: {side.upper()} already has four in a row")
+                     for i, side in over.items()]
+        index = [i for i in range(len(witnesses)) if i not in over]
+        rest = check_witnesses([witnesses[i] for i in index], checker, batch=batch, jobs=jobs,
+                               time_limit=time_limit, progress=progress)
+        return sorted(rejected + [(index[i], step, reason) for i, step, reason in rest])
+    starts = list(range(0, len(witnesses), batch))
     done = 0
 
     def left() -> float | None:
