@@ -60,9 +60,15 @@ def report(value: Any) -> None:
         _channel.send(("progress", value))
 
 
+def report_progress(done: int, total: int) -> None:
+    """A ``progress(done, total)`` callback for work in a worker: :func:`report` of ``(done, total)``."""
+    report((done, total))
+
+
 def _worker(conn: Connection, memory_limit: float | None) -> None:
     """The worker's loop: run each ``(fn, args, kwargs)`` received, send back the outcome."""
     global _channel
+    os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory_limit:
         import resource
@@ -117,11 +123,11 @@ class Supervisor:
             self._conn = parent
         return self._conn
 
-    def call(self, fn: Callable[..., Any], *args: Any, time_limit: float | None = None,
-             progress: Callable[[Any], None] | None = None, what: str = "the query", **kwargs: Any) -> Any:
+    def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None,
+             on_progress: Callable[[Any], None] | None = None, what: str = "the query", **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in the worker; its result, or the exception it raised.
 
-        Past ``time_limit`` seconds (plus :data:`GRACE`) raises
+        Past ``limit`` seconds (plus :data:`GRACE`) raises
         :class:`QueryTimeout`, on Ctrl-C :class:`Interrupted`, when the worker
         exceeds the memory limit or dies a :class:`QubicError`; ``what`` names
         the work in those messages, whose ``partial`` is the last
@@ -130,7 +136,7 @@ class Supervisor:
         """
         conn = self._ensure()
         conn.send((fn, args, kwargs))
-        deadline = time.monotonic() + time_limit + GRACE if time_limit else None
+        deadline = time.monotonic() + limit + GRACE if limit else None
         partial = None
         try:
             while True:
@@ -141,8 +147,8 @@ class Supervisor:
                         raise self._died(what, partial) from None
                     if kind == "progress":
                         partial = value
-                        if progress:
-                            progress(value)
+                        if on_progress:
+                            on_progress(value)
                         continue
                     if kind == "ok":
                         return value
@@ -155,7 +161,7 @@ class Supervisor:
                     raise self._died(what, partial)
                 if deadline is not None and time.monotonic() >= deadline:
                     self.stop()
-                    raise QueryTimeout(f"{what} did not finish within the time limit of {time_limit} s",
+                    raise QueryTimeout(f"{what} did not finish within the time limit of {limit:g} s",
                                        partial=partial)
         except KeyboardInterrupt:
             self.stop()
@@ -197,8 +203,10 @@ class Supervisor:
             self._conn.close()
             self._conn = None
         if process is not None:
-            if process.is_alive():
-                os.kill(process.pid, signal.SIGKILL)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
             process.join()
 
     close = stop
@@ -233,7 +241,7 @@ class SupervisedEngine(Engine):
         self.supervisor = supervisor or Supervisor()
 
     def _call(self, method: str, *args: Any, time_limit: float | None = None, **kwargs: Any) -> Any:
-        return self.supervisor.call(_engine_method, self.name, method, *args, time_limit=time_limit,
+        return self.supervisor.call(_engine_method, self.name, method, *args, limit=time_limit,
                                     what=f"{self.name} engine: {method.replace('_', ' ')}", **kwargs)
 
     def threats(self, position, time_limit: float | None = None):

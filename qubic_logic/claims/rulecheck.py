@@ -239,7 +239,7 @@ def _check_prolog(path: Path, all_cases: list[Case], stop: bool, time_limit: flo
     return checked, found
 
 
-def check_rules(path: str | Path, stop_at_first: bool = True, time_limit: float = 600.0,
+def check_rules(path: str | Path, stop_at_first: bool = True, time_limit: float | None = 600.0,
                 progress: Callable[[int, int], None] | None = None) -> CheckResult:
     """Check the rule in ``path`` (``.lp`` or ``.pl``) over its domains."""
     path = Path(path)
@@ -259,7 +259,7 @@ def check_rules(path: str | Path, stop_at_first: bool = True, time_limit: float 
     start = time.monotonic()
     report = progress or (lambda done, total: None)
     if engine == "asp":
-        checked, found = _check_asp(path, text, all_cases, stop_at_first, start + time_limit,
+        checked, found = _check_asp(path, text, all_cases, stop_at_first, start + (time_limit or float("inf")),
                                     lambda done: report(done, len(all_cases)))
     else:
         checked, found = _check_prolog(path, all_cases, stop_at_first, time_limit)

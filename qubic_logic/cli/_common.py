@@ -85,7 +85,7 @@ def positive_int(text: str) -> int:
     >>> positive_int('3')
     3
     """
-    return _number(text, int, 1, f"a whole number from 1 to {MAX_WHOLE:,}", MAX_WHOLE)
+    return _number(text, int, 1, f"a positive whole number (1 to {MAX_WHOLE:,})", MAX_WHOLE)
 
 
 def non_negative_int(text: str) -> int:
