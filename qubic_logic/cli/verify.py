@@ -13,6 +13,7 @@ import time
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..errors import Interrupted, QueryTimeout
 from ..notation import format_patashnik
 from ..strategy.certificate import load_certificate, write_certificate
 from ..strategy.dictionary import StrategyDictionary
@@ -42,11 +43,19 @@ class _Tasks:
         self.bar.update(self.tasks[phase], completed=done, total=total)
 
 
-def _check(witnesses, args, tasks) -> dict:
+def _check(witnesses, args, tasks, time_limit: float | None) -> dict:
+    """Re-check the witnesses; a check stopped by the time limit or Ctrl-C reports what it got through."""
     start = time.monotonic()
-    rejected = check_witnesses(witnesses, args.check_with, jobs=args.jobs or os.cpu_count() or 1,
-                               time_limit=args.time_limit, progress=tasks)
-    return {"checker": args.check_with, "witnesses": len(witnesses), "rejected": len(rejected),
+    stopped = None
+    try:
+        rejected = check_witnesses(witnesses, args.check_with, jobs=args.jobs or os.cpu_count() or 1,
+                                   time_limit=time_limit, progress=tasks)
+        checked = len(witnesses)
+    except (QueryTimeout, Interrupted) as exc:
+        stopped = "interrupted" if isinstance(exc, Interrupted) else "time limit"
+        checked, rejected = exc.partial["checked"], exc.partial["rejected"]
+    return {"checker": args.check_with, "witnesses": len(witnesses), "checked": checked, "stopped": stopped,
+            "rejected": len(rejected),
             "first_rejected": [{"position": format_patashnik(witnesses[i].position),
                                 "witness": list(witnesses[i].sequence), "step": step, "reason": reason}
                                for i, step, reason in rejected[:10]],
@@ -84,7 +93,7 @@ def run_dictionary(args: argparse.Namespace) -> int:
         tasks = _Tasks(bar)
         v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=args.time_limit,
                    progress=tasks)
-        check = _check(v.witnesses, args, tasks) if args.check_with else None
+        check = _check(v.witnesses, args, tasks, args.time_limit) if args.check_with else None
     if args.certificate:
         write_certificate(v, args.certificate, args.file)
     if args.json:
@@ -100,27 +109,39 @@ def run_dictionary(args: argparse.Namespace) -> int:
             _print_check(check)
         if args.certificate:
             print(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
-    return 0 if v.verdict == "verified" and not (check and check["rejected"]) else 1
+    return 0 if v.verdict == "verified" and not (check and (check["rejected"] or check["stopped"])) else 1
 
 
 def _print_check(check: dict) -> None:
     verdict = "all pass" if not check["rejected"] else f"{check['rejected']:,} REJECTED"
-    print(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
-          f"({check['seconds']:.1f} s)")
+    if check["stopped"]:
+        print(f"  re-checked {check['checked']:,} of {check['witnesses']:,} witnesses with {check['checker']}: "
+              f"INCOMPLETE ({check['stopped']}), {check['rejected']:,} rejected so far ({check['seconds']:.1f} s)")
+    else:
+        print(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
+              f"({check['seconds']:.1f} s)")
     for r in check["first_rejected"]:
         print(f"    {r['position']} {','.join(map(str, r['witness']))}: step {r['step']} {r['reason']}")
 
 
 def run_certificate(args: argparse.Namespace) -> int:
+    deadline = time.monotonic() + args.time_limit if args.time_limit else None
     witnesses = load_certificate(args.file)
     with _progress_bar(Console(stderr=True)) as bar:
-        check = _check(witnesses, args, _Tasks(bar))
+        check = _check(witnesses, args, _Tasks(bar), _left(deadline))
     if args.json:
         print_json(check)
     else:
         print(f"{args.file}:")
         _print_check(check)
-    return 0 if not check["rejected"] else 1
+    if check["stopped"] == "interrupted":
+        return 130
+    return 0 if not check["rejected"] and not check["stopped"] else 1
+
+
+def _left(deadline: float | None) -> float | None:
+    """Seconds left before ``deadline`` (the limit covers loading too); at least a moment."""
+    return None if deadline is None else max(deadline - time.monotonic(), 0.01)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
