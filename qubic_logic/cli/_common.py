@@ -8,7 +8,7 @@ import sys
 
 from ..errors import QubicError
 from ..executor import EXECUTORS, Executor, make_executor
-from ..notation import CELL_FORMS, format_cell, parse_cell, parse_position
+from ..notation import CELL_FORMS, format_cell, parse_cell, parse_position, shown
 from ..position import Position
 
 
@@ -56,17 +56,6 @@ def print_json(obj: object) -> None:
 MAX_WHOLE = 10**9  # the largest count any option takes (lengths, nodes, games, jobs)
 MAX_SECONDS = 10**9  # about 31 years: longer limits are "no limit" in practice
 MAX_MEGABYTES = 2**24  # 16 TB
-
-
-def shown(text: str, limit: int = 60) -> str:
-    """``text`` quoted for an error message, cut to ``limit`` characters.
-
-    >>> shown('1-2,' * 30)
-    "'1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,…' (120 characters)"
-    """
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}"[:-1] + f"…' ({len(text)} characters)"
 
 
 def _number(text: str, kind: type, least: float, what: str, most: float | None = None):
