@@ -27,7 +27,7 @@ RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "
 
 def _progress_bar(console: Console) -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True)
+                    console=console, transient=True, disable=not console.is_terminal)
 
 
 class _Tasks:
