@@ -121,7 +121,8 @@ def _print_check(check: dict) -> None:
         print(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
               f"({check['seconds']:.1f} s)")
     for r in check["first_rejected"]:
-        print(f"    {r['position']} {','.join(map(str, r['witness']))}: step {r['step']} {r['reason']}")
+        at = f"step {r['step']}: " if r["step"] else ""
+        print(f"    {r['position'] or 'the empty board'} {','.join(map(str, r['witness']))}: {at}{r['reason']}")
 
 
 def run_certificate(args: argparse.Namespace) -> int:
