@@ -123,6 +123,28 @@ class Supervisor:
             self._conn = parent
         return self._conn
 
+    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Connection:
+        """Send ``fn(*args, **kwargs)`` to the worker (started if need be); returns the connection that
+        becomes readable when :meth:`outcome` has something (for ``multiprocessing.connection.wait``)."""
+        conn = self._ensure()
+        conn.send((fn, args, kwargs))
+        return conn
+
+    def outcome(self, what: str = "the work", partial: Any = None) -> tuple[str, Any]:
+        """The worker's next message, once its connection is readable: ``('progress', value)`` or
+        ``('ok', result)``. Raises what the work raised, or :class:`QubicError` when the worker
+        ran out of memory or died."""
+        try:
+            kind, value = self._conn.recv()
+        except (EOFError, OSError):
+            raise self._died(what, partial) from None
+        if kind == "memory":
+            self.stop()
+            raise self._memory_error(what, partial)
+        if kind == "error":
+            raise value
+        return kind, value
+
     def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None,
              on_progress: Callable[[Any], None] | None = None, what: str = "the query", **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in the worker; its result, or the exception it raised.
@@ -134,28 +156,19 @@ class Supervisor:
         :func:`report`. ``fn`` and its arguments must pickle (module-level
         functions, plain data).
         """
-        conn = self._ensure()
-        conn.send((fn, args, kwargs))
+        conn = self.submit(fn, *args, **kwargs)
         deadline = time.monotonic() + limit + GRACE if limit else None
         partial = None
         try:
             while True:
                 if conn.poll(POLL if deadline is None else max(0.0, min(POLL, deadline - time.monotonic()))):
-                    try:
-                        kind, value = conn.recv()
-                    except EOFError:
-                        raise self._died(what, partial) from None
-                    if kind == "progress":
-                        partial = value
-                        if on_progress:
-                            on_progress(value)
-                        continue
+                    kind, value = self.outcome(what, partial)
                     if kind == "ok":
                         return value
-                    if kind == "memory":
-                        self.stop()
-                        raise self._memory_error(what, partial)
-                    raise value
+                    partial = value
+                    if on_progress:
+                        on_progress(value)
+                    continue
                 self._watch()
                 if not self._process.is_alive():
                     raise self._died(what, partial)

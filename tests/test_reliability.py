@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
-from pathlib import Path
 
-import psutil
 import pytest
 
+from qubic_logic.bench.interrupts import qubic
 from qubic_logic.engines import ENGINE_NAMES, get_engine
 from qubic_logic.errors import GameOverError, NotationError, QubicError
 from qubic_logic.match import make_player
@@ -26,71 +23,12 @@ from qubic_logic.strategy.certificate import parse_certificate
 from qubic_logic.strategy.verify import Witness
 from qubic_logic.strategy.witness_check import CHECKERS, check_witnesses
 
-QUBIC = [sys.executable, "-m", "qubic_logic.cli"]
 FINISHED = "moves:0,16,1,17,2,18,3"  # X has four in a row at 0 1 2 3
 RUNAWAY_LP = "p(0). p(X+1) :- p(X).\n"
-
-
-class Run:
-    """A finished command: exit status, output, seconds from SIGINT (or start) to exit, its processes."""
-
-    def __init__(self, code: int, out: str, err: str, seconds: float, children: list[int]) -> None:
-        self.code, self.out, self.err, self.seconds, self.children = code, out, err, seconds, children
-
-    def leftovers(self) -> list[int]:
-        """Processes the command started that still run (after a second for multiprocessing's resource
-        tracker, which ends when it sees its parent gone)."""
-        procs = []
-        for pid in self.children:
-            try:
-                procs.append(psutil.Process(pid))
-            except psutil.NoSuchProcess:
-                pass
-        psutil.wait_procs(procs, timeout=1)
-        alive = []
-        for pid in self.children:
-            try:
-                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                    alive.append(pid)
-            except psutil.NoSuchProcess:
-                pass
-        return alive
-
-
-def qubic(*args: str, interrupt_after: float | None = None, timeout: float = 120, cwd=None) -> Run:
-    """Run ``qubic ARGS``; with ``interrupt_after`` send SIGINT (Ctrl-C) after that many seconds."""
-    proc = subprocess.Popen([*QUBIC, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    children: list[int] = []
-    start = time.monotonic()
-    if interrupt_after is not None:
-        time.sleep(interrupt_after)
-        try:
-            children = [c.pid for c in psutil.Process(proc.pid).children(recursive=True)]
-        except psutil.NoSuchProcess:
-            pass
-        start = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        for child in psutil.Process(proc.pid).children(recursive=True):
-            child.kill()
-        proc.kill()
-        out, err = proc.communicate()
-        pytest.fail(f"qubic {' '.join(args)} did not exit within {timeout} s: {err[-500:]}")
-    return Run(proc.returncode, out, err, time.monotonic() - start, children)
+QUBIC = [sys.executable, "-m", "qubic_logic.cli"]
 
 
 # ---------------------------------------------------------------- 1. Prolog stops
-
-
-def test_1_prolog_stops_on_ctrl_c_even_while_loading_rules(tmp_path):
-    loop = tmp_path / "loop.pl"
-    loop.write_text(":- repeat, fail.\n")
-    run = qubic("query", "--engine", "prolog", "--rules", str(loop), "empty", "true", "--time-limit", "30",
-                interrupt_after=3)
-    assert run.code == 130 and "interrupted" in run.err and run.seconds < 2 and not run.leftovers()
 
 
 def test_1_prolog_time_limit_covers_loading_rules(tmp_path):
@@ -135,34 +73,7 @@ def test_2_check_with_a_runaway_rule_stops_at_its_limit(tmp_path):
     assert run.code == 2 and "time limit of 2 s" in run.err
 
 
-# ---------------------------------------------------------------- 3. solve --split stops
-
-
-def test_3_solve_split_exits_on_ctrl_c_with_a_partial_result_and_no_process_left():
-    run = qubic("solve", "empty", "--split", "--move", "0", "--jobs", "2", interrupt_after=4)
-    assert run.seconds < 2 and not run.leftovers()
-    assert "not solved (interrupted)" in run.out and "of 12 reply classes" in run.out
-
-
-# ---------------------------------------------------------------- 4. verify stops
-
-
-@pytest.fixture(scope="module")
-def certificate(tmp_path_factory) -> Path:
-    """A certificate of 3,000 witnesses from the shipped dictionary's forced wins (plus their re-check data)."""
-    from qubic_logic.strategy.certificate import certificate_text
-
-    path = tmp_path_factory.mktemp("cert") / "cert.txt"
-    rows = [("x2o8x5o14x8o5o11x", None)]
-    del rows
-    from qubic_logic.strategy.dictionary import patashnik_dictionary
-    from qubic_logic.strategy.verify import verify
-
-    v = verify(patashnik_dictionary(), jobs=2, time_limit=20)
-    assert len(v.witnesses) >= 3000
-    path.write_text(certificate_text(v.witnesses[:3000], ["test certificate"]), encoding="ascii")
-    return path
-
+# ---------------------------------------------------------------- 4. verify stops (Ctrl-C: test_interrupts.py)
 
 def test_4_verify_certificate_stops_at_its_time_limit_with_an_incomplete_verdict(certificate):
     run = qubic("verify", "certificate", str(certificate), "--check-with", "asp", "--jobs", "2",
@@ -170,29 +81,9 @@ def test_4_verify_certificate_stops_at_its_time_limit_with_an_incomplete_verdict
     assert run.code == 1 and "INCOMPLETE (time limit)" in run.out and not run.err.startswith("\n")
 
 
-def test_4_verify_certificate_exits_on_ctrl_c_with_what_it_checked(certificate):
-    run = qubic("verify", "certificate", str(certificate), "--check-with", "asp", "--jobs", "2",
-                interrupt_after=3)
-    assert run.code == 130 and "INCOMPLETE (interrupted)" in run.out
-    assert run.seconds < 2 and not run.leftovers() and "Traceback" not in run.err
-
-
-def test_4_verify_dictionary_exits_on_ctrl_c_with_an_incomplete_verdict():
-    from qubic_logic.strategy.dictionary import patashnik_path
-
-    run = qubic("verify", "dictionary", str(patashnik_path()), interrupt_after=3)
-    assert "INCOMPLETE" in run.out and run.seconds < 2 and not run.leftovers()
-
-
 def test_4_match_refuses_more_games_than_it_can_hold():
     run = qubic("match", "random", "greedy", "--games", "100000000", "--time-limit", "1")
     assert run.code == 2 and "at most 1,000,000" in run.err
-
-
-def test_4_tree_with_asp_keeps_what_was_grown_on_ctrl_c():
-    run = qubic("tree", "x2o8x5o14x8o5o11x", "--engine", "asp", "--max-nodes", "100000", interrupt_after=5)
-    assert "interrupted: the tree is incomplete" in run.err and "Traceback" not in run.err
-    assert "nodes" in run.out and run.seconds < 2 and not run.leftovers()
 
 
 # ---------------------------------------------------------------- 5. --time-limit inf
