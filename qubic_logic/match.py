@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 
 from .errors import QubicError
 from .executor import make_executor
-from .notation import format_mcdaniel
+from .notation import format_mcdaniel, shown
 from .players import REGISTRY, Player, get_player
 from .position import Game
 
@@ -59,7 +59,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
         if not eq or not key:
-            raise QubicError(f"player option {item!r} in {spec!r} is not key=value; "
+            raise QubicError(f"player option {shown(item)} in {shown(spec)} is not key=value; "
                              "expected e.g. mccarthy:depth=3")
         options[key] = _value(value)
     return name, options
@@ -101,14 +101,15 @@ def _check_option(player: str, key: str, value: object, params) -> None:
     """
     if key not in params or key == "self":
         known = ", ".join(k for k in params if k != "self") or "none"
-        raise QubicError(f"player {player!r} has no option {key!r}; its options: {known}")
+        raise QubicError(f"player {player!r} has no option {shown(key)}; its options: {known}")
     declared = str(params[key].annotation)
+    text = str(value) if len(str(value)) <= 30 else shown(str(value), 30)
     if "int" in declared and "float" not in declared and not isinstance(value, int):
-        raise QubicError(f"player option {key}={value} of {player}: expected a whole number")
+        raise QubicError(f"player option {key}={text} of {player}: expected a whole number")
     if "float" in declared and not isinstance(value, (int, float)):
-        raise QubicError(f"player option {key}={value} of {player}: expected a number")
+        raise QubicError(f"player option {key}={text} of {player}: expected a number")
     if isinstance(value, (int, float)) and not 0 <= value <= 10**9:
-        raise QubicError(f"player option {key}={value} of {player}: expected a number from 0 to 1e9")
+        raise QubicError(f"player option {key}={text} of {player}: expected a number from 0 to 1e9")
 
 
 def play_game(x: str, o: str, seed: int | None = None) -> GameRecord:

@@ -26,6 +26,9 @@ class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr, exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
+        message = " ".join(message.split())  # arguments may hold newlines: still one line
+        if len(message) > 300:
+            message = f"{message[:300]}… ({len(message)} characters)"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 

@@ -29,7 +29,7 @@ from typing import Iterable, Iterator
 
 from ..errors import DataFormatError, QubicError
 from ..saving import write_atomically  # noqa: F401 - the writer every saver uses
-from ..notation import format_patashnik, parse_patashnik
+from ..notation import format_patashnik, parse_patashnik, shown
 from ..position import Position
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 
@@ -117,7 +117,7 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
         """
         for line in self.header:
             if line.startswith("root:"):
-                return read_position(line[5:].strip(), f"header line {line!r}")
+                return read_position(line[5:].strip(), f"header line {shown(line)}")
         return Position()
 
     # ------------------------------------------------------------------ writing
@@ -192,7 +192,7 @@ def _parse_entry(line: str, number: int, source: str) -> Entry:
     m = _ENTRY.fullmatch(line)
     if m is None:
         raise DataFormatError(
-            f"{where}: {line!r} is not an entry; expected a Patashnik position, one space and a "
+            f"{where}: {shown(line)} is not an entry; expected a Patashnik position, one space and a "
             "move 0..63, e.g. 'xo1x8x8o41o 41'"
         )
     position = read_position(m.group(1), where)
