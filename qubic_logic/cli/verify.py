@@ -86,12 +86,13 @@ def _print_verification(v: Verification, source: str) -> None:
 
 def run_dictionary(args: argparse.Namespace) -> int:
     check_output(args.certificate)
+    deadline = time.monotonic() + args.time_limit if args.time_limit else None
     dictionary = StrategyDictionary.load(args.file)
     root = args.root if args.root is not None else dictionary.root
     err = Console(stderr=True)
     with _progress_bar(err) as bar:
         tasks = _Tasks(bar)
-        v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=args.time_limit,
+        v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=_left(deadline),
                    progress=tasks)
         check = _check(v.witnesses, args, tasks, args.time_limit) if args.check_with else None
     if args.certificate:
