@@ -197,6 +197,8 @@ class _Pool:
                 continue  # progress reports: the unit goes on
             del self.busy[conn]
             self.feed(worker)
+            if not self.busy:  # the last result: no worker is left waiting for a caller that may stop asking
+                self.stop()
             return index, value
         return None
 

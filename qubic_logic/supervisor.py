@@ -65,8 +65,11 @@ def report_progress(done: int, total: int) -> None:
     report((done, total))
 
 
-def _worker(conn: Connection, memory_limit: float | None) -> None:
-    """The worker's loop: run each ``(fn, args, kwargs)`` received, send back the outcome."""
+def _worker(conn: Connection, memory_limit: float | None, parent: int) -> None:
+    """The worker's loop: run each ``(fn, args, kwargs)`` received, send back the outcome.
+
+    It ends when its parent does (a forked sibling may hold the other end of its pipe open, so
+    the end of the pipe alone does not tell)."""
     global _channel
     os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -78,8 +81,11 @@ def _worker(conn: Connection, memory_limit: float | None) -> None:
     _channel = conn
     while True:
         try:
+            while not conn.poll(1.0):
+                if os.getppid() != parent:
+                    return
             job = conn.recv()
-        except EOFError:
+        except (EOFError, OSError):
             return
         fn, args, kwargs = job
         try:
@@ -117,7 +123,8 @@ class Supervisor:
         if self._process is None or not self._process.is_alive():
             self.stop()
             parent, child = self._context.Pipe()
-            self._process = self._context.Process(target=_worker, args=(child, self.memory_limit), daemon=True)
+            self._process = self._context.Process(target=_worker, args=(child, self.memory_limit, os.getpid()),
+                                                  daemon=True)
             self._process.start()
             child.close()
             self._conn = parent
@@ -216,10 +223,11 @@ class Supervisor:
             self._conn.close()
             self._conn = None
         if process is not None:
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            for kill in (os.killpg, os.kill):  # its group (what it started), and itself, in case it
+                try:  # was stopped before it made its own group
+                    kill(process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
             process.join()
 
     close = stop
