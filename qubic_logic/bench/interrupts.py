@@ -137,7 +137,7 @@ def commands(folder: Path) -> list[tuple[str, list[str], float]]:
         ("check (ASP, runaway grounding)", ["check", str(folder / "check.lp")], 3),
         ("check (Prolog, looping rule)", ["check", str(folder / "check.pl")], 3),
         ("win --engine asp", ["win", "x2o8x5o14x8o5o11x", "--engine", "asp"], 3),
-        ("win --engine prolog", ["win", "empty", "--engine", "prolog"], 3),
+        ("tree --engine prolog", ["tree", "x2o8x5o14x8o5o11x", "--engine", "prolog", "--max-nodes", "100000"], 4),
         ("tree --engine asp", ["tree", "x2o8x5o14x8o5o11x", "--engine", "asp", "--max-nodes", "100000"], 4),
         ("solve", ["solve", "empty"], 3),
         ("solve --split --jobs 2", ["solve", "empty", "--split", "--move", "0", "--jobs", "2"], 4),
