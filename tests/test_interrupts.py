@@ -35,7 +35,7 @@ def interrupted(*args: str, low: float = 2.0, high: float = 5.0):
 
 def test_solve_split():
     run = interrupted("solve", "empty", "--split", "--move", "0", "--jobs", "2", low=3, high=6)
-    assert "not solved (interrupted)" in run.out and "of 12 reply classes" in run.out
+    assert run.code == 130 and "not solved (interrupted)" in run.out and "of 12 reply classes" in run.out
 
 
 def test_verify_dictionary():
@@ -74,7 +74,7 @@ def test_check_with_looping_rules(tmp_path, suffix, rules):
 
 def test_tree_with_asp():
     run = interrupted("tree", "x2o8x5o14x8o5o11x", "--engine", "asp", "--max-nodes", "100000", low=4, high=7)
-    assert "interrupted: the tree is incomplete" in run.err and "nodes" in run.out
+    assert run.code == 130 and "interrupted: the tree is incomplete" in run.err and "nodes" in run.out
 
 
 def test_win_with_asp():

@@ -255,7 +255,7 @@ def test_native_verifier_refuses_negative_masks_and_odd_entries():
 
 def test_a_certificate_parses_and_json_of_a_stopped_check_says_so(certificate):
     witnesses = parse_certificate(certificate.read_text())
-    assert len(witnesses) == 3000
+    assert 6000 <= len(witnesses) <= 20000
     run = qubic("verify", "certificate", str(certificate), "--check-with", "referee", "--json")
     check = json.loads(run.out)
-    assert run.code == 0 and check["stopped"] is None and check["checked"] == 3000
+    assert run.code == 0 and check["stopped"] is None and check["checked"] == len(witnesses)

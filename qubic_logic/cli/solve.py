@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{side} to move: not solved ({result.stopped_by}) [{result.nodes:,} nodes, {result.seconds:.2f} s]; "
               f"most promising move {result.move}, proof number {result.proof_number}, "
               f"disproof number {result.disproof_number}")
-    return 0
+    return 130 if result.stopped_by == "interrupted" else 0  # Ctrl-C: the partial result above, status 130
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         where = ""
     print(f"{tree.summary()} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
           file=sys.stderr if not args.output and fmt != "text" else sys.stdout)
-    return 0
+    return 130 if tree.graph["truncated"] == "interrupted" else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
