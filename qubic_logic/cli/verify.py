@@ -76,7 +76,7 @@ def _print_verification(v: Verification, source: str) -> None:
     if longest:
         print(f"  longest forced sequence needed: {v.longest} moves, at {format_patashnik(longest.position)}")
     if v.unsettled:
-        print(f"  {v.unsettled:,} rule-(4) positions not settled within the time limit")
+        print(f"  {v.unsettled:,} rule-(4) positions not settled before the run stopped (time limit or Ctrl-C)")
     for f in v.failures[:20]:
         print(f"  FAILS at {format_patashnik(f.position) or 'the empty board'}: {f.reason}; reached by moves "
               f"{','.join(map(str, f.moves)) or '(the root)'}")
