@@ -13,7 +13,6 @@ from ..claims.rulecheck import check_rules
 from ..errors import IllegalPositionError, Interrupted, QueryTimeout
 from ..notation import diagram
 from ..position import Position
-from ..supervisor import Supervisor, report_progress
 from ._common import json_arg, memory_limit_arg, print_json, seconds
 
 
@@ -40,11 +39,10 @@ def run(args: argparse.Namespace) -> int:
     with Progress(TextColumn("checking"), BarColumn(), TextColumn("{task.completed}/{task.total} positions"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("check", total=None)
-        with Supervisor(args.memory_limit) as worker, _counted():
-            result = worker.call(check_rules, args.rules_file, stop_at_first=not args.all,
-                                 time_limit=args.time_limit, progress=report_progress, limit=args.time_limit,
-                                 on_progress=lambda p: progress.update(task, completed=p[0], total=p[1]),
-                                 what="the check")
+        with _counted():
+            result = check_rules(args.rules_file, stop_at_first=not args.all, time_limit=args.time_limit,
+                                 memory_limit=args.memory_limit,
+                                 progress=lambda done, total: progress.update(task, completed=done, total=total))
     domains = ", ".join(str(d) for d in result.domains)
     if args.json:
         print_json({"rules": args.rules_file, "engine": result.engine, "domains": domains,
