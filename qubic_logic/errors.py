@@ -29,12 +29,27 @@ class IllegalPositionError(QubicError, ValueError):
     """A position that cannot arise in a game (wrong counts, both sides have four)."""
 
 
+class GameOverError(IllegalPositionError):
+    """A finished game handed to an analysis: nothing is left to analyse."""
+
+
 class EngineUnavailableError(QubicError):
     """An engine that was asked for cannot run here (missing package or build)."""
 
 
 class QueryTimeout(QubicError):
     """A query ran past its time limit; ``partial`` holds what was found so far."""
+
+    def __init__(self, message: str, partial: object = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class Interrupted(KeyboardInterrupt):
+    """Work stopped by Ctrl-C; ``partial`` holds what was found so far (the CLI exits with 130).
+
+    A :class:`KeyboardInterrupt`, so that code keeping partial results on Ctrl-C keeps them.
+    """
 
     def __init__(self, message: str, partial: object = None) -> None:
         super().__init__(message)

@@ -21,13 +21,15 @@ raised again in the parent.
 
 Local workers ignore SIGINT (the parent decides) and can be given an
 address-space limit (``memory_limit`` in MB per worker), so a runaway unit
-fails with ``MemoryError`` in its worker instead of exhausting the machine.
+fails in its worker (a one-line error naming the limit) instead of exhausting
+the machine.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import signal
@@ -125,24 +127,20 @@ class Executor(ABC):
         self.close()
 
 
-def _worker_init(memory_limit: float | None) -> None:
-    """A local worker: Ctrl-C is the parent's business; the address space is capped if asked."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if memory_limit:
-        import resource
-
-        limit = int(memory_limit * 2**20)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
 def _indexed(job: tuple[Callable, int, Any]) -> tuple[int, Any]:
     fn, index, unit = job
     return index, fn(unit)
 
 
 class LocalExecutor(Executor):
-    """Worker processes on this machine (``multiprocessing``), terminated on Ctrl-C or the limit.
+    """Worker processes on this machine, killed at once on Ctrl-C or the limit.
 
+    Each worker is a :class:`~qubic_logic.supervisor.Supervisor` worker: it
+    ignores SIGINT (the parent decides), has its own process group (so
+    whatever it starts dies with it) and an address-space cap when
+    ``memory_limit`` is given; it takes one unit at a time. Stopping kills the
+    workers; no pool machinery is left to wait for (``multiprocessing.Pool``'s
+    ``terminate`` can block on a lock a busy worker holds).
     ``start_method`` is ``'fork'`` (fast, the default) or ``'spawn'`` (fresh
     interpreters: for units that start an embedded engine such as SWI-Prolog).
     """
@@ -157,24 +155,60 @@ class LocalExecutor(Executor):
         self.start_method = start_method
 
     def _start(self, fn: Callable, units: list) -> Any:
-        context = multiprocessing.get_context(self.start_method)
-        pool = context.Pool(min(self.jobs, len(units)), _worker_init, (self.memory_limit,))
-        results = pool.imap_unordered(_indexed, [(fn, i, u) for i, u in enumerate(units)])
-        pool.close()
-        return pool, results
+        from .supervisor import Supervisor
+
+        pool = _Pool(fn, list(enumerate(units)))
+        for _ in range(min(self.jobs, len(units))):
+            pool.feed(Supervisor(self.memory_limit, start_method=self.start_method))
+        return pool
 
     def _next(self, handle: Any, timeout: float) -> tuple[int, Any] | None:
-        try:
-            return handle[1].next(timeout)
-        except multiprocessing.TimeoutError:
-            return None
-        except StopIteration:
-            handle[0].join()
-            raise
+        return handle.next(timeout)
 
     def _stop(self, handle: Any) -> None:
-        handle[0].terminate()
-        handle[0].join()
+        handle.stop()
+
+
+class _Pool:
+    """The units of one local run: those waiting, and the worker each running one is on."""
+
+    def __init__(self, fn: Callable, units: list[tuple[int, Any]]) -> None:
+        self.fn = fn
+        self.waiting = units[::-1]  # popped from the end: in order
+        self.busy: dict[Any, Any] = {}  # connection -> (supervisor, index)
+        self.idle: list[Any] = []
+
+    def feed(self, worker: Any) -> None:
+        """Give ``worker`` the next unit, or keep it idle."""
+        if self.waiting:
+            index, unit = self.waiting.pop()
+            self.busy[worker.submit(self.fn, unit)] = (worker, index)
+        else:
+            self.idle.append(worker)
+
+    def next(self, timeout: float) -> tuple[int, Any] | None:
+        if not self.busy:
+            self.stop()
+            raise StopIteration
+        for conn in multiprocessing.connection.wait(list(self.busy), timeout):
+            worker, index = self.busy[conn]
+            kind, value = worker.outcome(f"work unit {index}")
+            if kind != "ok":
+                continue  # progress reports: the unit goes on
+            del self.busy[conn]
+            self.feed(worker)
+            if not self.busy:  # the last result: no worker is left waiting for a caller that may stop asking
+                self.stop()
+            return index, value
+        return None
+
+    def stop(self) -> None:
+        for worker, _ in list(self.busy.values()):
+            worker.stop()
+        for worker in self.idle:
+            worker.stop()
+        self.busy.clear()
+        self.idle.clear()
 
 
 class DaskExecutor(Executor):

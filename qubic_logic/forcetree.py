@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from .core import Threats
+from .core import threats as core_threats
 from .engines import Engine, get_engine
 from .errors import IllegalPositionError, QueryTimeout
 from .geometry import cells_of
@@ -168,8 +169,8 @@ class _Builder:
 
     def threats(self, position: Position) -> Threats:
         """The engine's threats of ``position`` (asked once per position)."""
-        if position not in self.known:
-            self.known[position] = self.engine.threats(position)
+        if position not in self.known:  # a finished game's threat cells are only drawn: the core's do
+            self.known[position] = core_threats(position) if position.is_over else self.engine.threats(position)
         return self.known[position]
 
     def add(self, position: Position, role: str, depth: int, parent: int | None = None,

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 
 from .errors import QubicError
 from .executor import make_executor
-from .notation import format_mcdaniel
+from .notation import format_mcdaniel, shown
 from .players import REGISTRY, Player, get_player
 from .position import Game
 
@@ -59,7 +59,7 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
         if not eq or not key:
-            raise QubicError(f"player option {item!r} in {spec!r} is not key=value; "
+            raise QubicError(f"player option {shown(item)} in {shown(spec)} is not key=value; "
                              "expected e.g. mccarthy:depth=3")
         options[key] = _value(value)
     return name, options
@@ -82,12 +82,34 @@ def make_player(spec: str, seed: int | None = None) -> Player:
     """
     name, options = parse_spec(spec)
     factory = REGISTRY[name][0] if name in REGISTRY else None
-    if factory is not None and seed is not None and "seed" in inspect.signature(factory).parameters:
-        options.setdefault("seed", seed)
-    try:
-        return get_player(name, **options)
-    except TypeError as exc:
-        raise QubicError(f"player {name!r} does not take the options {options}: {exc}") from None
+    if factory is not None:
+        params = inspect.signature(factory).parameters
+        for key, value in options.items():
+            _check_option(name, key, value, params)
+        if seed is not None and "seed" in params:
+            options.setdefault("seed", seed)
+    return get_player(name, **options)
+
+
+def _check_option(player: str, key: str, value: object, params) -> None:
+    """An option of ``player`` must be one its constructor takes, of the type it declares.
+
+    >>> make_player('mccarthy:depth=abc')
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: player option depth=abc of mccarthy: expected a whole number
+    """
+    if key not in params or key == "self":
+        known = ", ".join(k for k in params if k != "self") or "none"
+        raise QubicError(f"player {player!r} has no option {shown(key)}; its options: {known}")
+    declared = str(params[key].annotation)
+    text = str(value) if len(str(value)) <= 30 else shown(str(value), 30)
+    if "int" in declared and "float" not in declared and not isinstance(value, int):
+        raise QubicError(f"player option {key}={text} of {player}: expected a whole number")
+    if "float" in declared and not isinstance(value, (int, float)):
+        raise QubicError(f"player option {key}={text} of {player}: expected a number")
+    if isinstance(value, (int, float)) and not 0 <= value <= 10**9:
+        raise QubicError(f"player option {key}={text} of {player}: expected a number from 0 to 1e9")
 
 
 def play_game(x: str, o: str, seed: int | None = None) -> GameRecord:

@@ -82,33 +82,44 @@ def parse_cell(text: str, form: str | None = None) -> int:
         z, y, x = (int(ch) - 1 for ch in s[1:])
         return cell_at(x, y, z)
     if form == "hp67":
-        raise NotationError(f"{text!r} is not an HP-67 cell; expected .zyx with digits 1..4, e.g. .421")
+        raise NotationError(f"{shown(text)} is not an HP-67 cell; expected .zyx with digits 1..4, e.g. .421")
     if form in (None, "lrc") and re.fullmatch(r"[1-4]{3}", s):
         z, y, x = (int(ch) - 1 for ch in s)
         return cell_at(x, y, z)
     if form == "lrc":
-        raise NotationError(f"{text!r} is not a level-row-column cell; expected three digits 1..4, e.g. 421")
+        raise NotationError(f"{shown(text)} is not a level-row-column cell; expected three digits 1..4, e.g. 421")
     if not re.fullmatch(r"\d{1,2}", s):
-        raise NotationError(f"{text!r} is not a cell; {_EXPECT_CELL}")
+        raise NotationError(f"{shown(text)} is not a cell; {_EXPECT_CELL}")
     n = int(s)
     if form == "index":
         if n > 63:
-            raise NotationError(f"{text!r} is out of range for an index; expected 0..63")
+            raise NotationError(f"{shown(text)} is out of range for an index; expected 0..63")
         return n
     if form == "number":
         if not 1 <= n <= 64:
-            raise NotationError(f"{text!r} is out of range for a cell number; expected 1..64")
+            raise NotationError(f"{shown(text)} is out of range for a cell number; expected 1..64")
         return n - 1
     if n == 0:
         return 0
     if n == 64:
         return 63
     if n > 64:
-        raise NotationError(f"{text!r} is not a cell; {_EXPECT_CELL}")
+        raise NotationError(f"{shown(text)} is not a cell; {_EXPECT_CELL}")
     raise NotationError(
-        f"{text!r} is ambiguous: it may be index {n} (0..63) or number {n} (1..64, cell {n - 1}); "
+        f"{shown(text)} is ambiguous: it may be index {n} (0..63) or number {n} (1..64, cell {n - 1}); "
         "say which notation (index or number), or write it as level-row-column digits"
     )
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters (1 MB in is not 1 MB out).
+
+    >>> shown('1-2,' * 30)
+    "'1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,…' (120 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}"[:-1] + f"…' ({len(text)} characters)"
 
 
 def parse_mcdaniel(text: str) -> list[int]:
@@ -120,14 +131,21 @@ def parse_mcdaniel(text: str) -> list[int]:
     s = re.sub(r"\s+", "", text)
     if not re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*,?", s):
         raise NotationError(
-            f"{text!r} is not a McDaniel move list; expected X-O pairs of cells 1..64 "
+            f"{shown(text)} is not a McDaniel move list; expected X-O pairs of cells 1..64 "
             "separated by commas, e.g. 1-2,22-52,27 (one O move per pair)"
+        )
+    items = s.strip(",").split(",")
+    lone = [item for item in items[:-1] if "-" not in item]
+    if lone:
+        raise NotationError(
+            f"{shown(text)}: the move pairs do not line up at {shown(lone[0])}; every item but the last "
+            "is an X-O pair, e.g. 1-2,22-52,27"
         )
     cells = []
     for token in re.split(r"[-,]", s.strip(",")):
-        n = int(token)
+        n = int(token) if len(token) <= 3 else 0
         if not 1 <= n <= 64:
-            raise NotationError(f"move {token!r} in {text!r} is out of range; McDaniel cells are 1..64")
+            raise NotationError(f"move {shown(token)} in {shown(text)} is out of range; McDaniel cells are 1..64")
         cells.append(n - 1)
     return cells
 
@@ -151,17 +169,17 @@ def parse_patashnik(text: str) -> Position:
     s = text.strip()
     if not re.fullmatch(r"[xo0-9]*", s):
         raise NotationError(
-            f"{text!r} is not a Patashnik position; expected x, o and digits (runs of empty cells), "
+            f"{shown(text)} is not a Patashnik position; expected x, o and digits (runs of empty cells), "
             "e.g. xo1x8x8o41o"
         )
     x = o = 0
     cell = 0
     for mark, run in re.findall(r"([xo])|(\d+)", s):
         if run:
-            cell += int(run)
+            cell += int(run) if len(run) <= 3 else 64
             continue
         if cell > 63:
-            raise NotationError(f"{text!r} runs past cell 63; a Patashnik position has 64 cells")
+            raise NotationError(f"{shown(text)} runs past cell 63; a Patashnik position has 64 cells")
         if mark == "x":
             x |= 1 << cell
         else:
@@ -194,7 +212,7 @@ def parse_qubic(text: str) -> Position:
         not re.fullmatch(r"[xo.]{4}", row) for r in rows for row in r
     ):
         raise NotationError(
-            f"{text!r} is not a qubic position: expected four levels separated by '/', each four "
+            f"{shown(text)} is not a qubic position: expected four levels separated by '/', each four "
             "rows of four characters x, o or . separated by ',', e.g. x...,....,....,..../....,.o..,....,..../..."
         )
     x = o = 0
@@ -221,7 +239,7 @@ def parse_moves(text: str) -> list[int]:
     """Comma-separated moves in 0..63 (the ``moves:`` form)."""
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
     if not all(re.fullmatch(r"\d{1,2}", t) and int(t) <= 63 for t in tokens):
-        raise NotationError(f"{text!r} is not a list of cells; expected numbers 0..63 separated by commas")
+        raise NotationError(f"{shown(text)} is not a list of cells; expected numbers 0..63 separated by commas")
     return [int(t) for t in tokens]
 
 
@@ -239,7 +257,7 @@ def parse_position(text: str) -> Position:
         form, body = _detect(s), s
     if form == "empty":
         if body.strip() not in ("", "empty"):
-            raise NotationError(f"{text!r}: the empty form takes no text")
+            raise NotationError(f"{shown(text)}: the empty form takes no text")
         return Position()
     if form == "qubic":
         return parse_qubic(body)
@@ -260,7 +278,7 @@ def _detect(s: str) -> str:
     if re.fullmatch(r"[\d,\-\s]+", s):
         return "mcdaniel"
     raise NotationError(
-        f"cannot read {s!r} as a position; expected one of: a McDaniel move list (1-2,22-52,27), "
+        f"cannot read {shown(s)} as a position; expected one of: a McDaniel move list (1-2,22-52,27), "
         "a Patashnik string (xo1x8x8o41o), the qubic notation (x...,....,....,..../... four levels), "
         "'moves:' with cells 0..63 (moves:0,1,21), or 'empty'"
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from .errors import IllegalMoveError, IllegalPositionError
+from .errors import GameOverError, IllegalMoveError, IllegalPositionError
 from .geometry import FULL, LINE_MASKS, LINES, LINES_THROUGH, cells_of
 
 Side = str  # 'x' or 'o'
@@ -30,7 +30,46 @@ def other(side: Side) -> Side:
     return "o" if side == "x" else "x"
 
 
+_FOUR_TABLES: tuple | None = None
+
+
+def _four_tables() -> tuple:
+    """Per 16-cell level: which levels hold a whole line, and which cross-level lines each level has a cell of."""
+    global _FOUR_TABLES
+    if _FOUR_TABLES is None:
+        in_level = bytearray(1 << 16)
+        for lm in LINE_MASKS[:]:
+            if lm < 1 << 16 and lm.bit_count() == 4:  # a line of level 0; every level has the same ones
+                free = 0xFFFF ^ lm
+                sub = free
+                while True:  # every superset of the line
+                    in_level[lm | sub] = 1
+                    if not sub:
+                        break
+                    sub = (sub - 1) & free
+        cross = [lm for lm in LINE_MASKS if all(lm >> 16 * z & 0xFFFF for z in range(4))]
+        levels = []
+        for z in range(4):
+            single = [sum(1 << j for j, lm in enumerate(cross) if lm >> (16 * z + c) & 1) for c in range(16)]
+            table = [0] * (1 << 16)
+            for chunk in range(1, 1 << 16):
+                low = chunk & -chunk
+                table[chunk] = table[chunk ^ low] | single[low.bit_length() - 1]
+            levels.append(table)
+        _FOUR_TABLES = (in_level, *levels)
+    return _FOUR_TABLES
+
+
+def _has_four(mask: int) -> bool:
+    """Whether ``mask`` holds a whole line: a few table look-ups instead of 76 tests."""
+    in_level, t0, t1, t2, t3 = _FOUR_TABLES or _four_tables()
+    c0, c1, c2, c3 = mask & 0xFFFF, mask >> 16 & 0xFFFF, mask >> 32 & 0xFFFF, mask >> 48 & 0xFFFF
+    return bool(in_level[c0] or in_level[c1] or in_level[c2] or in_level[c3] or t0[c0] & t1[c1] & t2[c2] & t3[c3])
+
+
 def _winning_line(mask: int) -> int | None:
+    if mask.bit_count() < 4 or not _has_four(mask):
+        return None
     for i, lm in enumerate(LINE_MASKS):
         if mask & lm == lm:
             return i
@@ -130,6 +169,25 @@ class Position:
     def is_over(self) -> bool:
         """A win or a draw."""
         return self.empty == 0 or self.winner is not None
+
+    def require_in_play(self) -> "Position":
+        """This position, if the game goes on; else :class:`GameOverError` saying how it ended.
+
+        Every analysis (engines, solver, verifier, checkers) asks this first;
+        a finished position is still a :class:`Position`, for display.
+
+        >>> Position.from_cells([0, 16, 1, 17, 2, 18, 3]).require_in_play()
+        Traceback (most recent call last):
+        ...
+        qubic_logic.errors.GameOverError: the game is over: X has four in a row at cells 0 1 2 3; nothing to analyse
+        """
+        line = self.winning_line
+        if line is not None:
+            raise GameOverError(f"the game is over: {self.winner.upper()} has four in a row at cells "
+                                f"{' '.join(map(str, line))}; nothing to analyse")
+        if self.empty == 0:
+            raise GameOverError("the game is over: the board is full, a draw; nothing to analyse")
+        return self
 
     def legal_moves(self) -> list[int]:
         """Empty cells, ascending; none once the game is over."""

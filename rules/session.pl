@@ -20,6 +20,15 @@ user:message_hook(Term, error, Lines) :-
     nb_current(qubic_capturing, true),
     message_text(Term, Lines, Text),
     assertz(captured(Text)).
+user:message_hook(Term, warning, Lines) :-      % one line each on stderr, not SWI's raw block
+    nb_current(qubic_capturing, true),
+    message_text(Term, Lines, Text),
+    split_string(Text, "\n", " \t", Parts),
+    atomic_list_concat(Parts, ' ', Line),
+    (   source_location(File, LineNo)
+    ->  format(user_error, "prolog: warning: ~w:~w: ~w~n", [File, LineNo, Line])
+    ;   format(user_error, "prolog: warning: ~w~n", [Line])
+    ).
 
 message_text(_, Lines, Text) :-
     with_output_to(string(Text0), print_message_lines(current_output, '', Lines)),

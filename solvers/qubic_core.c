@@ -540,7 +540,7 @@ int qc_forced_win(qc_mask a, qc_mask d, const qc_search_options *opt, qc_forced_
     s.next_grow = 256;
     s.stop = opt->stop;
     s.seq = out->seq;
-    if (opt->time_limit > 0) {
+    if (opt->time_limit > 0 && opt->time_limit < 1e9) {  /* longer (or inf): no deadline; time_t would overflow */
         double end = now_seconds() + opt->time_limit;
         s.deadline.tv_sec = (time_t)end;
         s.deadline.tv_nsec = (long)((end - (double)s.deadline.tv_sec) * 1e9);

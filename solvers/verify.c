@@ -274,7 +274,7 @@ int qv_traverse(qv_dict *dict, qc_mask a, qc_mask d, double time_limit,
     w.dict = dict;
     w.out = out;
     w.stop = stop;
-    if (time_limit > 0) {
+    if (time_limit > 0 && time_limit < 1e9) {  /* longer (or inf): no deadline; time_t would overflow */
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         double end = (double)ts.tv_sec + ts.tv_nsec * 1e-9 + time_limit;

@@ -73,9 +73,16 @@ static int load_dict(PyObject *entries, qv_dict *dict)
         return -1;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned long long a, d;
-        int move;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "KKi", &a, &d, &move))
+        qc_mask a, d;
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3) {
+            PyErr_Format(PyExc_ValueError, "entry %zd is not a tuple (a, d, move)", i);
+            goto fail;
+        }
+        if (get_u64(PyTuple_GET_ITEM(item, 0), &a) < 0 || get_u64(PyTuple_GET_ITEM(item, 1), &d) < 0)
+            goto fail;
+        long move = PyLong_AsLong(PyTuple_GET_ITEM(item, 2));
+        if (move == -1 && PyErr_Occurred())
             goto fail;
         if ((a & d) || move < 0 || move > 63 || ((a | d) >> move & 1)) {
             PyErr_Format(PyExc_ValueError, "entry %zd is not a position with an empty move cell", i);
@@ -96,10 +103,12 @@ fail:
 
 static PyObject *py_traverse(PyObject *self, PyObject *args)
 {
-    PyObject *entries;
-    unsigned long long a, d;
+    PyObject *entries, *a_obj, *d_obj;
+    qc_mask a, d;
     double time_limit = 0.0;
-    if (!PyArg_ParseTuple(args, "OKK|d", &entries, &a, &d, &time_limit))
+    if (!PyArg_ParseTuple(args, "OOO|d", &entries, &a_obj, &d_obj, &time_limit))
+        return NULL;
+    if (get_u64(a_obj, &a) < 0 || get_u64(d_obj, &d) < 0)
         return NULL;
     if (a & d) {
         PyErr_SetString(PyExc_ValueError, "the masks overlap; each cell holds one mark");
@@ -210,10 +219,13 @@ done:
 
 static PyObject *py_witness_holds(PyObject *self, PyObject *args)
 {
-    unsigned long long a, d;
+    PyObject *a_obj, *d_obj;
+    qc_mask a, d;
     const char *seq;
     Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "KKy#", &a, &d, &seq, &n))
+    if (!PyArg_ParseTuple(args, "OOy#", &a_obj, &d_obj, &seq, &n))
+        return NULL;
+    if (get_u64(a_obj, &a) < 0 || get_u64(d_obj, &d) < 0)
         return NULL;
     if (a & d) {
         PyErr_SetString(PyExc_ValueError, "the masks overlap; each cell holds one mark");

@@ -24,3 +24,17 @@ def random_position(rng: random.Random, marks: int) -> Position:
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(20261121)
+
+
+@pytest.fixture(scope="session")
+def certificate(tmp_path_factory):
+    """A certificate of up to 20,000 forced wins found verifying Patashnik's dictionary (for 20 s at most)."""
+    from qubic_logic.strategy.certificate import certificate_text
+    from qubic_logic.strategy.dictionary import patashnik_dictionary
+    from qubic_logic.strategy.verify import verify
+
+    path = tmp_path_factory.mktemp("cert") / "cert.txt"
+    v = verify(patashnik_dictionary(), jobs=2, time_limit=20)
+    assert len(v.witnesses) >= 6000  # a busy machine settles fewer in the 20 s
+    path.write_text(certificate_text(v.witnesses[:20000], ["test certificate"]), encoding="ascii")
+    return path

@@ -70,9 +70,9 @@ def test_a_failing_unit_raises_in_the_parent():
             run_all(ex, _fails, [0, 1, 2, 3])
 
 
-def test_memory_limit_turns_a_runaway_unit_into_memory_error():
+def test_memory_limit_turns_a_runaway_unit_into_an_error_naming_the_limit():
     with make_executor("local", jobs=1, memory_limit=300) as ex:
-        with pytest.raises(MemoryError):
+        with pytest.raises(QubicError, match="memory limit of 300 MB"):
             run_all(ex, bytearray, [2**31])
 
 

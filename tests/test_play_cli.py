@@ -189,4 +189,4 @@ def test_player_specs_carry_options(capsys):
     code, out, _ = run_cli(capsys, "reply", "mccarthy:depth=1", "1-2,22", "--json")
     assert code == 0 and "depth 1" in json.loads(out)["explanation"]
     code, _, err = run_cli(capsys, "reply", "mccarthy:deep=1", "1-2,22")
-    assert code == 2 and "does not take the options" in err
+    assert code == 2 and "has no option 'deep'" in err

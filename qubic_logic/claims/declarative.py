@@ -95,7 +95,8 @@ _PROLOG_MAIN = """
 :- use_module(library(http/json)).
 qubic_claim_main :-
     forall(figure(K, V),
-           ( json_write(current_output, json([name=K, value=V]), [width(0)]), nl )).
+           ( json_write(current_output, json([name=K, value=V]), [width(0)]), nl )),
+    format("qubic_claim_done~n").
 """
 
 
@@ -114,10 +115,13 @@ def run_prolog(files: list[Path], uses: list[Path], facts: str, time_limit: floa
         command = [swipl, "-q", "-f", "none", "-g", goal, "-t", "halt"]
         with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env={**os.environ, "LANG": "C.UTF-8"}) as proc:
-            timer = threading.Timer(time_limit, proc.kill)
+            timer = threading.Timer(time_limit or 10**9, proc.kill)
             timer.start()
             try:
                 out, err = proc.communicate()
+            except BaseException:  # Ctrl-C: stop Prolog now rather than wait for it
+                proc.kill()
+                raise
             finally:
                 timer.cancel()
             if proc.returncode == -9:
@@ -125,6 +129,9 @@ def run_prolog(files: list[Path], uses: list[Path], facts: str, time_limit: floa
     if proc.returncode != 0 or "Warning:" in err:
         raise RuleError(f"Prolog rules {', '.join(f.name for f in files)} failed (status {proc.returncode}): "
                         f"{err.strip()[:600] or 'the goal failed'}")
+    if "qubic_claim_done" not in out.splitlines():
+        raise RuleError(f"Prolog rules {', '.join(f.name for f in files)} ended Prolog before the end "
+                        "(does a rule call halt/0? rules must not end the process)")
     pairs = []
     for line in out.splitlines():
         if line.startswith("{"):

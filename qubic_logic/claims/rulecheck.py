@@ -39,6 +39,7 @@ from ..geometry import PLANES, cells_of
 from ..notation import parse_position
 from ..position import Position
 from ..symmetry import canonical_masks
+from ..supervisor import DEFAULT_MEMORY_MB, Supervisor, report_progress
 from .catalog import claims_dir
 from .declarative import run_prolog
 
@@ -239,9 +240,21 @@ def _check_prolog(path: Path, all_cases: list[Case], stop: bool, time_limit: flo
     return checked, found
 
 
-def check_rules(path: str | Path, stop_at_first: bool = True, time_limit: float = 600.0,
-                progress: Callable[[int, int], None] | None = None) -> CheckResult:
-    """Check the rule in ``path`` (``.lp`` or ``.pl``) over its domains."""
+def check_rules(path: str | Path, stop_at_first: bool = True, time_limit: float | None = 600.0,
+                progress: Callable[[int, int], None] | None = None, *,
+                memory_limit: float | None = DEFAULT_MEMORY_MB, supervised: bool = True) -> CheckResult:
+    """Check the rule in ``path`` (``.lp`` or ``.pl``) over its domains.
+
+    The rule is user code: by default it runs in a supervised worker
+    (:mod:`qubic_logic.supervisor`) that is killed past ``time_limit`` (plus a
+    second), beyond ``memory_limit`` MB or on Ctrl-C, so a looping rule or a
+    ``halt`` cannot take the caller with it; ``supervised=False`` runs it here.
+    """
+    if supervised:
+        with Supervisor(memory_limit) as worker:
+            return worker.call(check_rules, str(path), stop_at_first, time_limit, report_progress,
+                               supervised=False, limit=time_limit, what="the check",
+                               on_progress=(lambda done_total: progress(*done_total)) if progress else None)
     path = Path(path)
     if path.suffix not in (".lp", ".pl"):
         raise RuleError(f"{path}: a rules file ends in .lp (ASP) or .pl (Prolog)")
@@ -259,7 +272,7 @@ def check_rules(path: str | Path, stop_at_first: bool = True, time_limit: float 
     start = time.monotonic()
     report = progress or (lambda done, total: None)
     if engine == "asp":
-        checked, found = _check_asp(path, text, all_cases, stop_at_first, start + time_limit,
+        checked, found = _check_asp(path, text, all_cases, stop_at_first, start + (time_limit or float("inf")),
                                     lambda done: report(done, len(all_cases)))
     else:
         checked, found = _check_prolog(path, all_cases, stop_at_first, time_limit)

@@ -19,13 +19,16 @@ import sys
 
 from .. import __version__
 from ..core import CORE_NAME
-from ..errors import QubicError
+from ..errors import Interrupted, QubicError
 
 
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr, exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
+        message = " ".join(message.split())  # arguments may hold newlines: still one line
+        if len(message) > 300:
+            message = f"{message[:300]}… ({len(message)} characters)"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -56,8 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     except QubicError as exc:
         print(f"qubic {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"qubic {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        detail = f": {exc}" if isinstance(exc, Interrupted) else ""
+        print(f"qubic {args.command}: interrupted{detail}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -8,7 +8,7 @@ import sys
 
 from ..errors import QubicError
 from ..executor import EXECUTORS, Executor, make_executor
-from ..notation import CELL_FORMS, format_cell, parse_cell, parse_position
+from ..notation import CELL_FORMS, format_cell, parse_cell, parse_position, shown
 from ..position import Position
 
 
@@ -53,13 +53,18 @@ def print_json(obj: object) -> None:
     sys.stdout.write("\n")
 
 
-def _number(text: str, kind: type, least: float, what: str):
+MAX_WHOLE = 10**9  # the largest count any option takes (lengths, nodes, games, jobs)
+MAX_SECONDS = 10**9  # about 31 years: longer limits are "no limit" in practice
+MAX_MEGABYTES = 2**24  # 16 TB
+
+
+def _number(text: str, kind: type, least: float, what: str, most: float | None = None):
     try:
-        value = kind(text)
+        value = kind(text) if len(text) <= 40 else None
     except ValueError:
         value = None
-    if value is None or value < least or value != value:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+    if value is None or value != value or value < least or (most is not None and value > most):
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not {what}")
     return value
 
 
@@ -69,24 +74,34 @@ def positive_int(text: str) -> int:
     >>> positive_int('3')
     3
     """
-    return _number(text, int, 1, "a positive whole number (1 or more)")
+    return _number(text, int, 1, f"a positive whole number (1 to {MAX_WHOLE:,})", MAX_WHOLE)
 
 
 def non_negative_int(text: str) -> int:
     """argparse type: a whole number >= 0 (0 usually means "no bound")."""
-    return _number(text, int, 0, "a whole number, 0 or more")
+    return _number(text, int, 0, f"a whole number from 0 to {MAX_WHOLE:,}", MAX_WHOLE)
 
 
 def seconds(text: str) -> float:
-    """argparse type: a number of seconds > 0.
+    """argparse type: a number of seconds > 0; ``inf`` (or anything past ~31 years) means no limit.
 
-    >>> seconds('0.5')
-    0.5
+    >>> seconds('0.5'), seconds('inf')
+    (0.5, None)
     """
-    value = _number(text, float, 0, "a number of seconds greater than 0")
+    what = "a number of seconds greater than 0 (or inf for no limit)"
+    value = _number(text, float, 0, what)
     if value == 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds greater than 0")
-    return value
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not {what}")
+    return None if value > MAX_SECONDS else value
+
+
+def megabytes(text: str) -> int:
+    """argparse type: a memory size in megabytes, 64 to :data:`MAX_MEGABYTES`.
+
+    >>> megabytes('2048')
+    2048
+    """
+    return _number(text, int, 64, f"a number of megabytes from 64 to {MAX_MEGABYTES:,}", MAX_MEGABYTES)
 
 
 def cell(text: str) -> int:
@@ -115,3 +130,40 @@ def executor_args(parser: argparse.ArgumentParser, prefix: str = "") -> None:
 def executor_from(args: argparse.Namespace) -> Executor:
     """The executor that :func:`executor_args` options ask for."""
     return make_executor(args.executor, args.jobs, scheduler=args.scheduler)
+
+
+def memory_limit_arg(parser: argparse.ArgumentParser) -> None:
+    """``--memory-limit MB`` for work run in a supervised worker (see :mod:`qubic_logic.supervisor`)."""
+    from ..supervisor import DEFAULT_MEMORY_MB
+
+    parser.add_argument("--memory-limit", type=megabytes, default=DEFAULT_MEMORY_MB, metavar="MB",
+                        help=f"memory cap of the clingo / SWI-Prolog worker in megabytes, 64..{MAX_MEGABYTES} "
+                             f"(default {DEFAULT_MEMORY_MB})")
+
+
+DECLARATIVE_TIME_LIMIT = 600.0  # seconds: the default for asp/prolog when a command has no --time-limit
+ENGINE_DEFAULT = -1.0  # the --time-limit default that means "the engine's own default"
+
+
+def declarative_time_limit(args: argparse.Namespace) -> float | None:
+    """``--time-limit`` (None: ``inf``, no limit); when not given, :data:`DECLARATIVE_TIME_LIMIT` for
+    ``--engine asp|prolog`` and none for the native and Python cores."""
+    if args.time_limit == ENGINE_DEFAULT:
+        return DECLARATIVE_TIME_LIMIT if args.engine in ("asp", "prolog") else None
+    return args.time_limit
+
+
+def supervised_engine(args: argparse.Namespace):
+    """The engine ``args.engine`` names; ``asp`` and ``prolog`` run in a supervised worker."""
+    from ..supervisor import engine_for
+
+    return engine_for(args.engine, getattr(args, "memory_limit", None) or None)
+
+
+def check_output(*paths: str | None) -> None:
+    """Refuse, before any work, an output path that cannot be written (None: no output asked)."""
+    from ..saving import check_writable
+
+    for path in paths:
+        if path is not None:
+            check_writable(path)

@@ -36,6 +36,31 @@ def parse_game(text: str) -> Game:
     return Game(cells)
 
 
+MAX_GAME_FILE = 100_000  # bytes: a saved game is a few hundred
+
+
+def read_game_file(path: str) -> Game:
+    """The game saved in the file ``path`` (UTF-8 text, at most :data:`MAX_GAME_FILE` bytes).
+
+    >>> read_game_file('/nonexistent/game.txt')
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: cannot read /nonexistent/game.txt: No such file or directory
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_GAME_FILE + 1)
+    except OSError as exc:
+        raise QubicError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_GAME_FILE:
+        raise QubicError(f"{path} is larger than {MAX_GAME_FILE:,} bytes; expected a saved game (a move list)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise QubicError(f"{path} is not text (UTF-8); expected a saved game (a move list)") from None
+    return parse_game(text)
+
+
 def game_arg(parser: argparse.ArgumentParser) -> None:
     """Add the GAME argument (a move list in order)."""
     parser.add_argument("game", metavar="GAME", type=_game, help=f"the moves so far: {GAME_FORMS}")

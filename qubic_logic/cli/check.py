@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..claims.rulecheck import check_rules
-from ..errors import IllegalPositionError
+from ..errors import IllegalPositionError, Interrupted, QueryTimeout
 from ..notation import diagram
 from ..position import Position
-from ._common import json_arg, print_json, seconds
+from ._common import json_arg, memory_limit_arg, print_json, seconds
 
 
 def _picture(x: int, o: int) -> str:
@@ -21,13 +23,26 @@ def _picture(x: int, o: int) -> str:
         return ""  # not a game position (e.g. marks of one side only): the cell lists say it all
 
 
+@contextmanager
+def _counted() -> Iterator[None]:
+    """Say how far a stopped check got (the worker reports ``(done, total)``)."""
+    try:
+        yield
+    except (QueryTimeout, Interrupted) as exc:
+        if isinstance(exc.partial, tuple):
+            exc.args = (f"{exc} after {exc.partial[0]} of {exc.partial[1]} positions",)
+        raise
+
+
 def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     with Progress(TextColumn("checking"), BarColumn(), TextColumn("{task.completed}/{task.total} positions"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("check", total=None)
-        result = check_rules(args.rules_file, stop_at_first=not args.all, time_limit=args.time_limit,
-                             progress=lambda done, total: progress.update(task, completed=done, total=total))
+        with _counted():
+            result = check_rules(args.rules_file, stop_at_first=not args.all, time_limit=args.time_limit,
+                                 memory_limit=args.memory_limit,
+                                 progress=lambda done, total: progress.update(task, completed=done, total=total))
     domains = ", ".join(str(d) for d in result.domains)
     if args.json:
         print_json({"rules": args.rules_file, "engine": result.engine, "domains": domains,
@@ -57,6 +72,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                         "violated where the rule fails; see docs/checks.md.")
     parser.add_argument("rules_file", metavar="RULES_FILE", help="an ASP (.lp) or Prolog (.pl) rules file")
     parser.add_argument("--all", action="store_true", help="find every counterexample (default: stop at the first)")
-    parser.add_argument("--time-limit", type=seconds, default=600.0, metavar="S", help="seconds (default 600)")
+    parser.add_argument("--time-limit", type=seconds, default=600.0, metavar="S",
+                        help="seconds (default 600; inf for none)")
+    memory_limit_arg(parser)
     json_arg(parser)
     parser.set_defaults(func=run)

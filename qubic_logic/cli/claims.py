@@ -4,16 +4,32 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..claims import load_claims, run_claims
+from ..claims import load_claims
+from ..claims.catalog import Claim
+from ..claims.runner import ClaimResult, run_claim
 from ..claims.report import figures_text, markdown, verdict
 from ..errors import QubicError
-from ._common import print_json, seconds
+from ..supervisor import Supervisor
+from ._common import memory_limit_arg, print_json, seconds
+
+
+def _run_claim(worker: Supervisor, claim: Claim, args: argparse.Namespace) -> ClaimResult:
+    """One claim in the supervised worker; past its time limit (or out of memory) a result with the error."""
+    start = time.perf_counter()
+    try:
+        return worker.call(run_claim, claim, args.engine, args.time_limit or 10**9, limit=args.time_limit,
+                           what=f"claim {claim.id}")
+    except QubicError as exc:
+        result = ClaimResult(claim, args.engine or claim.engines()[0], error=str(exc))
+        result.seconds = time.perf_counter() - start
+        return result
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,12 +53,14 @@ def run(args: argparse.Namespace) -> int:
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("claims", total=len(chosen))
         try:
-            for claim in chosen:
-                progress.update(task, description=f"claim {claim.id}")
-                results += run_claims([claim], args.engine, args.time_limit)
-                progress.advance(task)
-                if not err.is_terminal and args.format == "table":
-                    err.print(f"{claim.id}: {verdict(results[-1])} ({results[-1].seconds:.1f} s)", highlight=False)
+            with Supervisor(args.memory_limit) as worker:  # clingo and swipl stop at the limit and on Ctrl-C
+                for claim in chosen:
+                    progress.update(task, description=f"claim {claim.id}")
+                    results.append(_run_claim(worker, claim, args))
+                    progress.advance(task)
+                    if not err.is_terminal and args.format == "table":
+                        err.print(f"{claim.id}: {verdict(results[-1])} ({results[-1].seconds:.1f} s)",
+                                  highlight=False)
         except KeyboardInterrupt:
             interrupted = True
         else:
@@ -72,5 +90,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--only", action="append", metavar="ID", help="run only this claim (repeatable)")
     parser.add_argument("--engine", choices=["asp", "prolog"], help="only the claims written for this engine")
     parser.add_argument("--format", choices=["table", "json", "markdown"], default="table")
-    parser.add_argument("--time-limit", type=seconds, default=120.0, metavar="S", help="seconds per claim (default 120)")
+    parser.add_argument("--time-limit", type=seconds, default=120.0, metavar="S", help="seconds per claim (default 120; inf for none)")
+    memory_limit_arg(parser)
     parser.set_defaults(func=run)

@@ -17,10 +17,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..errors import QubicError
-from ..match import GameRecord, SeriesResult, cross_table, run_games, save_games, schedule, series_table
+from ..match import (
+    GameRecord, SeriesResult, cross_table, make_player, run_games, save_games, schedule, series_table,
+)
 from ..players import player_names
-from ._common import positive_int, seconds
-from ..strategy.dictionary import write_atomically
+from ..saving import write_atomically
+from ._common import check_output, positive_int, seconds
+
+MAX_GAMES = 1_000_000  # games per series (per ordered pair in a round robin)
 
 
 def _run(tasks, args) -> tuple[list[GameRecord], bool]:
@@ -32,26 +36,37 @@ def _run(tasks, args) -> tuple[list[GameRecord], bool]:
                                       lambda r: bar.advance(task))
     if not complete:
         print(f"stopped early: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
-    if args.save:
-        save_games(args.save, records)
     return records, complete
+
+
+def _check(args: argparse.Namespace, names: list[str]) -> None:
+    """Everything that can be refused is refused before the first game: limits, players, output paths."""
+    if args.games > MAX_GAMES:
+        raise QubicError(f"--games {args.games:,} is too many; expected at most {MAX_GAMES:,} per series")
+    for spec in names:
+        make_player(spec)
+    check_output(args.save, args.table)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.round_robin:
         names = args.players or player_names()
+        _check(args, names)
         pairs = [(a, b) for a in names for b in names if a != b]
         tasks = [(a, b, args.seed * 100000 + i * 100 + j)
                  for i, (a, b) in enumerate(pairs) for j in range(args.games)]
         records, _ = _run(tasks, args)
         table = cross_table(records, names)
+        print(table)
         if args.table:
             write_atomically(args.table, table + "\n")
-        print(table)
+        if args.save:
+            save_games(args.save, records)
         return 0
     if len(args.players) != 2:
         raise QubicError(f"a match needs two players (got {len(args.players)}); expected "
                          "qubic match A B, or qubic match --round-robin")
+    _check(args, args.players)
     a, b = args.players
     records, _ = _run(schedule(a, b, args.games, args.swap_sides, args.seed), args)
     result = SeriesResult(a, b, records)
@@ -61,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     for row in series_table(result):
         table.add_row(*row)
     Console().print(table)
+    if args.save:
+        save_games(args.save, records)
     return 0
 
 
@@ -71,7 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="two players NAME[:key=value,...] (round robin: any, default all): "
                              f"{', '.join(player_names())}")
     parser.add_argument("--games", type=positive_int, default=2, metavar="N",
-                        help="games per series (round robin: per ordered pair); default 2")
+                        help=f"games per series (round robin: per ordered pair), 1..{MAX_GAMES:,}; default 2")
     parser.add_argument("--swap-sides", action="store_true", help="A and B change sides every game")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for players that take one")
     parser.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes (default 1)")

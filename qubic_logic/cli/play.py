@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import argparse
 import re
-from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from ..core import shortest_forced_win
 from ..errors import QubicError, QueryTimeout
@@ -29,10 +29,10 @@ from ..match import make_player
 from ..notation import format_cell, format_mcdaniel, parse_cell
 from ..players import player_names
 from ..position import Game
-from ..strategy.dictionary import write_atomically
+from ..saving import write_atomically
 from ._board import LEGEND, board_text
 from ._common import notation_arg
-from ._game import parse_game
+from ._game import read_game_file
 
 HUMAN = "human"
 HINT_SECONDS = 5.0
@@ -77,7 +77,7 @@ class Session:
         self.notation = args.notation
         self.names = {"x": args.x, "o": args.o}
         self.players = {s: None if n == HUMAN else make_player(n) for s, n in self.names.items()}
-        self.game = parse_game(Path(args.load).read_text()) if args.load else Game()
+        self.game = read_game_file(args.load) if args.load else Game()
         self.example = format_cell(21, self.notation)
 
     def who(self, side: str) -> str:
@@ -129,16 +129,21 @@ class Session:
                 write_atomically(rest.strip(), format_mcdaniel(self.game.moves) + "\n")
                 self.console.print(f"saved {len(self.game.moves)} moves to {rest.strip()}")
             elif word == "load" and rest:
-                self.game = parse_game(Path(rest.strip()).read_text())
+                self.game = read_game_file(rest.strip())
                 self.show()
             elif text:
                 self.game.play(read_move(text, self.notation))
                 self.show()
             else:
                 self.console.print(f"expected {COMMANDS.format(example=self.example)}")
+        except Quit:
+            raise
         except (QubicError, OSError) as exc:
-            self.console.print(f"[red]{exc}[/red]; expected {COMMANDS.format(example=self.example)}",
+            self.console.print(f"[red]{escape(str(exc))}[/red]; expected {COMMANDS.format(example=self.example)}",
                                highlight=False)
+        except Exception as exc:  # a bug must not cost the game: say it and go on
+            self.console.print(f"[red]internal error: {type(exc).__name__}: {escape(str(exc)[:200])}[/red] "
+                               "(please report it); the game goes on", highlight=False)
 
     def undo(self) -> None:
         """Take back moves until it is a human's turn again, one human move back."""
@@ -156,10 +161,7 @@ def run(args: argparse.Namespace) -> int:
         if spec != HUMAN:
             make_player(spec)  # an unknown name or option fails before the game starts
     console = Console(highlight=False, soft_wrap=True)  # messages wrap in the terminal, not by rich
-    try:
-        session = Session(args, console)
-    except OSError as exc:
-        raise QubicError(f"cannot read {args.load}: {exc.strerror}") from None
+    session = Session(args, console)
     try:
         console.print(session.play(), style="bold")
     except (Quit, KeyboardInterrupt):

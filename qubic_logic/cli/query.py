@@ -12,12 +12,20 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..engines import get_engine
-from ._common import json_arg, non_negative_int, position_arg, print_json, seconds
+from ._common import (
+    json_arg, memory_limit_arg, non_negative_int, position_arg, print_json, seconds, supervised_engine,
+)
 
 
 def run(args: argparse.Namespace) -> int:
-    engine = get_engine(args.engine)
+    engine = supervised_engine(args)
+    try:
+        return _answer(engine, args)
+    finally:
+        engine.close()
+
+
+def _answer(engine, args: argparse.Namespace) -> int:
     if args.engine == "asp":
         result = engine.query(args.position, args.goal, args.rules, args.time_limit, models=args.models,
                               optimal=args.optimal, project=not args.every_model,
@@ -63,6 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-length", type=non_negative_int, default=0, metavar="N",
                         help="ASP: ground forcing.lp's rounds for forced wins up to length N")
     parser.add_argument("--time-limit", type=seconds, default=60.0, metavar="S",
-                        help="seconds before giving up (default 60)")
+                        help="seconds before giving up (default 60; inf for none)")
+    memory_limit_arg(parser)
     json_arg(parser)
     parser.set_defaults(func=run)

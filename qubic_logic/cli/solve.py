@@ -12,10 +12,15 @@ from rich.console import Console
 
 from ..strategy.solve import solve
 from ..strategy.split import solve_split
-from ._common import cell, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
+from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
+
+
+DEFAULT_SOLVE_MB = 4096  # an unsplit empty board would need about 35 GB: stop at the cap, not at the machine's end
 
 
 def run(args: argparse.Namespace) -> int:
+    args.position.require_in_play()
+    check_output(args.output)
     err = Console(stderr=True)
     with err.status("solving…") as status:
         if args.split:
@@ -44,19 +49,25 @@ def run(args: argparse.Namespace) -> int:
             print(f"strategy written to {args.output}; check it with: qubic verify dictionary {args.output}")
     elif result.status == "not won":
         print(f"{side} to move cannot force a win (proven) [{result.nodes:,} nodes, {result.seconds:.2f} s]")
+    elif "replies" in result.extra:  # --split: say how far the reply classes got
+        won = sum(status == "won" for status in result.extra["units"].values())
+        print(f"{side} to move: not solved ({result.stopped_by}) [{result.seconds:.2f} s]; first move "
+              f"{result.move}: {won} of {result.extra['replies']} reply classes proven won, "
+              f"{len(result.extra['units']) - won} finished unproven")
     else:
         print(f"{side} to move: not solved ({result.stopped_by}) [{result.nodes:,} nodes, {result.seconds:.2f} s]; "
               f"most promising move {result.move}, proof number {result.proof_number}, "
               f"disproof number {result.disproof_number}")
-    return 0
+    return 130 if result.stopped_by == "interrupted" else 0  # Ctrl-C: the partial result above, status 130
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("solve", help="proof-number search: does the side to move force a win?")
     position_arg(parser)
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before giving up")
-    parser.add_argument("--memory-limit", type=positive_int, default=None, metavar="MB",
-                        help="cap on the transposition table, in megabytes")
+    parser.add_argument("--memory-limit", type=positive_int, default=DEFAULT_SOLVE_MB, metavar="MB",
+                        help=f"cap on the transposition table, in megabytes (default {DEFAULT_SOLVE_MB}; "
+                             "with --split shared by the workers)")
     parser.add_argument("-o", "--output", metavar="DICT", default=None,
                         help="write the winning strategy here (Patashnik's dictionary format)")
     parser.add_argument("--split", action="store_true",

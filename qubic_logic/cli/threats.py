@@ -10,7 +10,7 @@ from ._common import cells_text, json_arg, notation_arg, position_arg, print_jso
 
 
 def run(args: argparse.Namespace) -> int:
-    t = threats(args.position)
+    t = threats(args.position.require_in_play())
     data = {
         side: {
             "threats": cells_of(t.of(side)),

@@ -21,23 +21,33 @@ from ..errors import QubicError
 from ..forcegraph import force_graph
 from ..forcetree import force_tree
 from ..render import FORMATS, format_for_path, render_tree, write_tree
-from ._common import notation_arg, position_arg, positive_int, seconds
+from ._common import (
+    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
+    position_arg, positive_int, seconds, supervised_engine,
+)
 
 
 def run(args: argparse.Namespace) -> int:
     fmt = args.format or (format_for_path(args.output) if args.output else "text")
     err = Console(stderr=True)
     start = time.perf_counter()
+    args.position.require_in_play()
+    check_output(args.output)
+    engine = supervised_engine(args)
+    time_limit = declarative_time_limit(args)
     with err.status("growing the force tree…") as status:
-        tree = force_tree(args.position, engine=args.engine, max_length=args.max_length,
-                          max_nodes=args.max_nodes, only_winning=args.only_winning,
-                          time_limit=args.time_limit,
-                          progress=lambda n: status.update(f"growing the force tree… {n} nodes"))
+        try:
+            tree = force_tree(args.position, engine=engine, max_length=args.max_length,
+                              max_nodes=args.max_nodes, only_winning=args.only_winning, time_limit=time_limit,
+                              progress=lambda n: status.update(f"growing the force tree… {n} nodes"))
+        finally:
+            if hasattr(engine, "close"):
+                engine.close()
     if args.graph or args.symmetric:
         tree = force_graph(tree, symmetric=args.symmetric)
     seconds = time.perf_counter() - start
     stopped = {"max_nodes": f"node cap of {args.max_nodes} nodes reached",
-               "time_limit": f"time limit of {args.time_limit} s reached",
+               "time_limit": f"time limit of {time_limit} s reached",
                "interrupted": "interrupted"}.get(tree.graph["truncated"])
     if stopped:
         err.print(f"{stopped}: the tree is incomplete (unexpanded nodes are marked cut); raise "
@@ -58,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         where = ""
     print(f"{tree.summary()} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
           file=sys.stderr if not args.output and fmt != "text" else sys.stdout)
-    return 0
+    return 130 if tree.graph["truncated"] == "interrupted" else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,8 +80,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="longest win to follow, in attacker moves (default: no bound)")
     parser.add_argument("--max-nodes", type=positive_int, default=5000, metavar="N",
                         help="stop growing at N nodes (default 5000)")
-    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
-                        help="stop growing after S seconds")
+    parser.add_argument("--time-limit", type=seconds, default=ENGINE_DEFAULT, metavar="S",
+                        help=f"stop growing after S seconds (default: none for native/python, "
+                             f"{DECLARATIVE_TIME_LIMIT:g} for asp/prolog; inf for none)")
+    memory_limit_arg(parser)
     parser.add_argument("--only-winning", action="store_true",
                         help="keep only attacker moves that start a forced win")
     parser.add_argument("--graph", action="store_true",

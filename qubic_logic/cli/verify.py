@@ -16,14 +16,16 @@ from contextlib import nullcontext
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..errors import Interrupted, QueryTimeout
 from ..notation import format_mcdaniel, format_patashnik
+from ..saving import write_atomically
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
-from ..strategy.dictionary import StrategyDictionary, write_atomically
+from ..strategy.dictionary import StrategyDictionary
 from ..strategy.judge import Judgement, judge
 from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
-from ._common import _position, json_arg, positive_int, print_json, seconds
+from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}
@@ -31,7 +33,7 @@ RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "
 
 def _progress_bar(console: Console) -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=True)
+                    console=console, transient=True, disable=not console.is_terminal)
 
 
 class _Tasks:
@@ -47,11 +49,19 @@ class _Tasks:
         self.bar.update(self.tasks[phase], completed=done, total=total)
 
 
-def _check(witnesses, args, tasks) -> dict:
+def _check(witnesses, args, tasks, time_limit: float | None) -> dict:
+    """Re-check the witnesses; a check stopped by the time limit or Ctrl-C reports what it got through."""
     start = time.monotonic()
-    rejected = check_witnesses(witnesses, args.check_with, jobs=args.jobs or os.cpu_count() or 1,
-                               time_limit=args.time_limit, progress=tasks)
-    return {"checker": args.check_with, "witnesses": len(witnesses), "rejected": len(rejected),
+    stopped = None
+    try:
+        rejected = check_witnesses(witnesses, args.check_with, jobs=args.jobs or os.cpu_count() or 1,
+                                   time_limit=time_limit, progress=tasks)
+        checked = len(witnesses)
+    except (QueryTimeout, Interrupted) as exc:
+        stopped = "interrupted" if isinstance(exc, Interrupted) else "time limit"
+        checked, rejected = exc.partial["checked"], exc.partial["rejected"]
+    return {"checker": args.check_with, "witnesses": len(witnesses), "checked": checked, "stopped": stopped,
+            "rejected": len(rejected),
             "first_rejected": [{"position": format_patashnik(witnesses[i].position),
                                 "witness": list(witnesses[i].sequence), "step": step, "reason": reason}
                                for i, step, reason in rejected[:10]],
@@ -72,23 +82,25 @@ def _print_verification(v: Verification, source: str) -> None:
     if longest:
         print(f"  longest forced sequence needed: {v.longest} moves, at {format_patashnik(longest.position)}")
     if v.unsettled:
-        print(f"  {v.unsettled:,} rule-(4) positions not settled within the time limit")
+        print(f"  {v.unsettled:,} rule-(4) positions not settled before the run stopped (time limit or Ctrl-C)")
     for f in v.failures[:20]:
-        print(f"  FAILS at {format_patashnik(f.position)}: {f.reason}; reached by moves "
+        print(f"  FAILS at {format_patashnik(f.position) or 'the empty board'}: {f.reason}; reached by moves "
               f"{','.join(map(str, f.moves)) or '(the root)'}")
     if len(v.failures) > 20:
         print(f"  ... and {len(v.failures) - 20} more failures (see --json)")
 
 
 def run_dictionary(args: argparse.Namespace) -> int:
+    check_output(args.certificate)
+    deadline = time.monotonic() + args.time_limit if args.time_limit else None
     dictionary = StrategyDictionary.load(args.file)
     root = args.root if args.root is not None else dictionary.root
     err = Console(stderr=True)
     with _progress_bar(err) as bar:
         tasks = _Tasks(bar)
-        v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=args.time_limit,
+        v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=_left(deadline),
                    progress=tasks)
-        check = _check(v.witnesses, args, tasks) if args.check_with else None
+        check = _check(v.witnesses, args, tasks, args.time_limit) if args.check_with else None
     if args.certificate:
         write_certificate(v, args.certificate, args.file)
     if args.json:
@@ -104,27 +116,40 @@ def run_dictionary(args: argparse.Namespace) -> int:
             _print_check(check)
         if args.certificate:
             print(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
-    return 0 if v.verdict == "verified" and not (check and check["rejected"]) else 1
+    return 0 if v.verdict == "verified" and not (check and (check["rejected"] or check["stopped"])) else 1
 
 
 def _print_check(check: dict) -> None:
     verdict = "all pass" if not check["rejected"] else f"{check['rejected']:,} REJECTED"
-    print(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
-          f"({check['seconds']:.1f} s)")
+    if check["stopped"]:
+        print(f"  re-checked {check['checked']:,} of {check['witnesses']:,} witnesses with {check['checker']}: "
+              f"INCOMPLETE ({check['stopped']}), {check['rejected']:,} rejected so far ({check['seconds']:.1f} s)")
+    else:
+        print(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
+              f"({check['seconds']:.1f} s)")
     for r in check["first_rejected"]:
-        print(f"    {r['position']} {','.join(map(str, r['witness']))}: step {r['step']} {r['reason']}")
+        at = f"step {r['step']}: " if r["step"] else ""
+        print(f"    {r['position'] or 'the empty board'} {','.join(map(str, r['witness']))}: {at}{r['reason']}")
 
 
 def run_certificate(args: argparse.Namespace) -> int:
+    deadline = time.monotonic() + args.time_limit if args.time_limit else None
     witnesses = load_certificate(args.file)
     with _progress_bar(Console(stderr=True)) as bar:
-        check = _check(witnesses, args, _Tasks(bar))
+        check = _check(witnesses, args, _Tasks(bar), _left(deadline))
     if args.json:
         print_json(check)
     else:
         print(f"{args.file}:")
         _print_check(check)
-    return 0 if not check["rejected"] else 1
+    if check["stopped"] == "interrupted":
+        return 130
+    return 0 if not check["rejected"] and not check["stopped"] else 1
+
+
+def _left(deadline: float | None) -> float | None:
+    """Seconds left before ``deadline`` (the limit covers loading too); at least a moment."""
+    return None if deadline is None else max(deadline - time.monotonic(), 0.01)
 
 
 STRATEGY_RULES = {"win": "(1) win now", "block": "(2) block a three", "strategy": "(3) strategy move",
@@ -134,6 +159,7 @@ STRATEGY_RULES = {"win": "(1) win now", "block": "(2) block a three", "strategy"
 def run_strategy(args: argparse.Namespace) -> int:
     root_text = args.root or "empty"
     root, root_moves = _root(root_text)
+    check_output(args.certificate, args.refutation)
     strategy = load_strategy(args.source, args.call_limit)
     console = Console(stderr=True)
     try:

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import argparse
 
-from ..engines import ENGINE_NAMES, get_engine
+from ..engines import ENGINE_NAMES
 from ._common import (
-    cells_text, json_arg, notation_arg, position_arg, positive_int, print_json, seconds,
+    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cells_text, declarative_time_limit, json_arg, memory_limit_arg, notation_arg,
+    position_arg, positive_int, print_json, seconds, supervised_engine,
 )
 
 
 def run(args: argparse.Namespace) -> int:
-    win = get_engine(args.engine).shortest_forced_win(args.position, args.max_length, args.time_limit)
+    args.position.require_in_play()
+    engine = supervised_engine(args)
+    try:
+        win = engine.shortest_forced_win(args.position, args.max_length, declarative_time_limit(args))
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
     if args.json:
         print_json(win.to_json())
         return 0
@@ -21,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{win.attacker.upper()} to move has no forced win by threat sequence{bound} "
               f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
         return 0
-    print(f"{win.attacker.upper()} wins in {win.length} moves: {cells_text(win.sequence, args.notation)} "
+    print(f"{win.attacker.upper()} wins in {win.length} move{'s' * (win.length != 1)}: {cells_text(win.sequence, args.notation)} "
           f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
     return 0
 
@@ -31,10 +38,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     position_arg(parser)
     parser.add_argument("--max-length", type=positive_int, default=None, metavar="N",
                         help="longest win to look for, in attacker moves (default: no bound)")
-    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before giving up")
+    parser.add_argument("--time-limit", type=seconds, default=ENGINE_DEFAULT, metavar="S",
+                        help=f"seconds before giving up (default: none for native/python, "
+                             f"{DECLARATIVE_TIME_LIMIT:g} for asp/prolog; inf for none)")
     parser.add_argument("--engine", default="auto", choices=ENGINE_NAMES,
                         help="which engine answers: asp (clingo), prolog (SWI-Prolog), native, python, "
                         "or auto (default: native when built, else python)")
+    memory_limit_arg(parser)
     notation_arg(parser)
     json_arg(parser)
     parser.set_defaults(func=run)

@@ -15,9 +15,10 @@ declarative engines, raw queries in their own language.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..core import ForcedWin, Threats
 from ..geometry import LINE_MASKS, LINES, cells_of
@@ -62,14 +63,45 @@ def related_pairs_of(position: Position, side: Side) -> list[RelatedPair]:
     return sorted(pairs)
 
 
+ANALYSES = ("threats", "forcing_moves", "related_pairs", "shortest_forced_win", "query")
+
+
+def _in_play(method: Callable) -> Callable:
+    """``method`` refusing a finished game (:meth:`Position.require_in_play`) before any work."""
+
+    @functools.wraps(method)
+    def checked(self, position, *args, **kwargs):
+        if position is not None:
+            position.require_in_play()
+        return method(self, position, *args, **kwargs)
+
+    checked.checks_game_over = True
+    return checked
+
+
 class Engine(ABC):
     """One way of answering the project's questions; see :func:`qubic_logic.engines.get_engine`.
 
     Every method takes ``time_limit`` in seconds (None: no limit) and raises
-    :class:`~qubic_logic.errors.QueryTimeout` naming the engine past it.
+    :class:`~qubic_logic.errors.QueryTimeout` naming the engine past it. Every
+    engine refuses a finished game with :class:`~qubic_logic.errors.GameOverError`
+    (each subclass's analysis methods are wrapped here, once):
+
+    >>> from qubic_logic.engines import get_engine
+    >>> get_engine('python').threats(Position.from_cells([0, 16, 1, 17, 2, 18, 3]))
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.GameOverError: the game is over: X has four in a row at cells 0 1 2 3; nothing to analyse
     """
 
     name: str = "?"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ANALYSES:
+            method = cls.__dict__.get(name)
+            if method is not None and not getattr(method, "checks_game_over", False):
+                setattr(cls, name, _in_play(method))
 
     @abstractmethod
     def threats(self, position: Position, time_limit: float | None = None) -> Threats:

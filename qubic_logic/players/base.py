@@ -12,6 +12,7 @@ from typing import Callable, Protocol
 
 from ..core import threats
 from ..errors import QubicError
+from ..notation import shown
 from ..geometry import cells_of
 from ..notation import format_cell
 from ..position import Game, Position, other
@@ -77,7 +78,7 @@ def player_names() -> list[str]:
 def get_player(name: str, **options) -> Player:
     """Build the player registered as ``name`` (options such as ``seed`` go to its constructor)."""
     if name not in REGISTRY:
-        raise QubicError(f"unknown player {name!r}; expected one of {', '.join(player_names())}")
+        raise QubicError(f"unknown player {shown(name)}; expected one of {', '.join(player_names())}")
     return REGISTRY[name][0](**options)
 
 

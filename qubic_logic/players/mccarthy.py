@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import threats
+from ..errors import QubicError
 from ..geometry import LINE_MASKS, LINES_THROUGH, cells_of
 from ..position import Game, Position, other
 from ..search import INFINITY, linemax, linemin, qa, qd, to_list
@@ -133,7 +134,12 @@ class McCarthyPlayer:
 
     name = "mccarthy"
 
+    MAX_DEPTH = 6  # deeper searches take minutes per move
+
     def __init__(self, depth: int = 2) -> None:
+        if not 1 <= depth <= self.MAX_DEPTH:
+            raise QubicError(f"player option depth={depth} of mccarthy: expected a whole number "
+                             f"from 1 to {self.MAX_DEPTH}")
         self.search = QubicSearch(depth)
 
     def choose(self, game: Game) -> Move:

@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from ..errors import QubicError
 from ..forcetree import ForceTree
+from ..saving import write_atomically
 
 FORMATS = ("svg", "png", "html", "dot", "json", "text")
-_UMASK = os.umask(0)
-os.umask(_UMASK)
 _SUFFIXES = {".svg": "svg", ".png": "png", ".html": "html", ".htm": "html", ".dot": "dot", ".gv": "dot",
              ".json": "json", ".txt": "text"}
 
@@ -56,21 +54,6 @@ def render_tree(tree: ForceTree, fmt: str, form: str = "index") -> bytes:
     if fmt == "text":
         return (text.tree_text(tree, form) + "\n").encode()
     raise QubicError(f"unknown tree format {fmt!r}; expected one of {', '.join(FORMATS)}")
-
-
-def write_atomically(path: str | os.PathLike, content: bytes) -> None:
-    """Write ``content`` to ``path`` through a temporary file and ``os.replace``."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(content)
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the file the usual permissions
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def write_tree(tree: ForceTree, path: str | os.PathLike, fmt: str | None = None, form: str = "index") -> str:

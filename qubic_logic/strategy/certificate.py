@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..errors import DataFormatError
-from ..notation import format_patashnik
+from ..notation import format_patashnik, shown
 from .dictionary import read_position, write_atomically
 from .verify import Verification, Witness
 
@@ -66,7 +66,7 @@ def parse_certificate(text: str, source: str = "<text>") -> list[Witness]:
         m = _LINE.fullmatch(line)
         if m is None:
             raise DataFormatError(
-                f"{source} line {number}: {line!r} is not a certificate line; expected a Patashnik "
+                f"{source} line {number}: {shown(line)} is not a certificate line; expected a Patashnik "
                 "position, a space and comma-separated cells, e.g. 'xxx13ooo 3'"
             )
         position = read_position(m.group(1), f"{source} line {number}")

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -29,7 +28,8 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import DataFormatError, QubicError
-from ..notation import format_patashnik, parse_patashnik
+from ..saving import write_atomically  # noqa: F401 - the writer every saver uses
+from ..notation import format_patashnik, parse_patashnik, shown
 from ..position import Position
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 
@@ -117,7 +117,7 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
         """
         for line in self.header:
             if line.startswith("root:"):
-                return read_position(line[5:].strip(), f"header line {line!r}")
+                return read_position(line[5:].strip(), f"header line {shown(line)}")
         return Position()
 
     # ------------------------------------------------------------------ writing
@@ -192,7 +192,7 @@ def _parse_entry(line: str, number: int, source: str) -> Entry:
     m = _ENTRY.fullmatch(line)
     if m is None:
         raise DataFormatError(
-            f"{where}: {line!r} is not an entry; expected a Patashnik position, one space and a "
+            f"{where}: {shown(line)} is not an entry; expected a Patashnik position, one space and a "
             "move 0..63, e.g. 'xo1x8x8o41o 41'"
         )
     position = read_position(m.group(1), where)
@@ -204,19 +204,6 @@ def _parse_entry(line: str, number: int, source: str) -> Entry:
     if position.is_over:
         raise DataFormatError(f"{where}: the game is already over in {m.group(1)!r}; expected a live position")
     return Entry(position, move, number)
-
-
-def write_atomically(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def patashnik_path() -> Path:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..core import NATIVE, core_module
-from ..errors import IllegalMoveError, IllegalPositionError
+from ..errors import IllegalMoveError
 from ..geometry import cells_of
 from ..notation import format_patashnik
 from ..position import Position, other
@@ -290,8 +290,7 @@ def solve(
     called now and then. Pass ``search`` to reuse a table between calls.
     """
     start = time.monotonic()
-    if position.is_over:
-        raise IllegalPositionError("the game is already over; expected a live position")
+    position.require_in_play()
     search = search or ProofNumberSearch(core)
     attacker = position.to_move
     a, d = position.mask(attacker), position.mask(other(attacker))

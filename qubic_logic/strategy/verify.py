@@ -24,13 +24,14 @@ or the Python twin below) yields the rule-(4) positions as leaves, and
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import bitboard
 from ..core import NATIVE
-from ..errors import EngineUnavailableError, IllegalPositionError
+from ..errors import EngineUnavailableError
 from ..executor import make_executor
 from ..notation import format_patashnik
 from ..position import Position, other
@@ -165,6 +166,17 @@ def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int, time_li
                  "leaves": [], "failures": [], "complete": True}
     stack: list[tuple[int, int, bytes]] = [(a, d, b"")]
     deadline = time.monotonic() + time_limit if time_limit else None
+    try:
+        _walk(stack, table, seen, used, out, deadline)
+    except KeyboardInterrupt:  # keep what was walked; the caller reports the verdict incomplete
+        out["complete"] = False
+    out["by_rule"] = tuple(out["by_rule"])
+    out["used"] = sorted(used)
+    return out
+
+
+def _walk(stack: list, table: dict, seen: set, used: set, out: dict, deadline: float | None) -> None:
+    """The loop of :func:`traverse_python`, filling ``out``."""
     while stack:
         if deadline is not None and time.monotonic() > deadline:
             out["complete"] = False
@@ -207,9 +219,32 @@ def traverse_python(entries: list[tuple[int, int, int]], a: int, d: int, time_li
         replies = [c for c in range(64) if empty >> c & 1]
         for reply in reversed(replies):  # pop in ascending order, as the native traversal
             stack.append((a2, d | 1 << reply, path + bytes([move, reply])))
-    out["by_rule"] = tuple(out["by_rule"])
-    out["used"] = sorted(used)
-    return out
+
+
+def traverse_native(entries: list[tuple[int, int, int]], a: int, d: int, time_limit: float = 0.0) -> dict:
+    """The native traversal, run in a thread so that Ctrl-C stops it at once; it then returns what it walked
+    (``complete`` False)."""
+    out: dict = {}
+    done = threading.Event()
+
+    def walk() -> None:
+        try:
+            out["found"] = VERIFY_NATIVE.traverse(entries, a, d, time_limit)
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            out["error"] = exc
+        finally:
+            done.set()
+
+    VERIFY_NATIVE.clear_stop()
+    threading.Thread(target=walk, name="native traversal", daemon=True).start()
+    while not done.is_set():
+        try:
+            done.wait(0.05)
+        except KeyboardInterrupt:
+            VERIFY_NATIVE.request_stop()
+    if "error" in out:
+        raise out["error"]
+    return out["found"]
 
 
 # ---------------------------------------------------------------------- forced wins
@@ -307,9 +342,7 @@ def verify(
     processes settle the forced wins (default: every core). Past
     ``time_limit`` seconds, or on Ctrl-C, the verdict is ``'incomplete'``.
     """
-    root = root or Position()
-    if root.is_over:
-        raise IllegalPositionError("the root position is already over; expected a live position")
+    root = (root or Position()).require_in_play()
     engine = _engine(engine)
     jobs = jobs or os.cpu_count() or 1
     start = time.monotonic()
@@ -319,18 +352,14 @@ def verify(
     entries = plain_entries(dictionary)
     if progress:
         progress("traversal", 0, 1)
-    if engine == "native":
-        VERIFY_NATIVE.clear_stop()
-        try:
-            found = VERIFY_NATIVE.traverse(entries, a, d, time_limit or 0.0)
-        except KeyboardInterrupt:
-            VERIFY_NATIVE.request_stop()
-            raise
-    else:
-        found = traverse_python(entries, a, d, time_limit or 0.0)
+    walk = traverse_native if engine == "native" else traverse_python
+    found = walk(entries, a, d, time_limit or 0.0)
     if progress:
         progress("traversal", 1, 1)
-    settled, complete = _settle_all(found["leaves"], engine, jobs, deadline, progress)
+    if found["complete"] or (deadline is not None and time.monotonic() > deadline):
+        settled, complete = _settle_all(found["leaves"], engine, jobs, deadline, progress)
+    else:  # interrupted: settle nothing more, report what the walk found
+        settled, complete = [(-1, b"")] * len(found["leaves"]), False
     failures = [
         Failure(_position(fa, fd, attacker), tuple(path), REASONS[reason])
         for fa, fd, path, reason in found["failures"]

@@ -21,7 +21,7 @@ import re
 import time
 from typing import Callable, Sequence
 
-from ..errors import IllegalMoveError, QubicError, QueryTimeout
+from ..errors import IllegalMoveError, Interrupted, QubicError, QueryTimeout
 from ..executor import make_executor
 from ..geometry import cells_of
 from ..position import other
@@ -113,8 +113,16 @@ def check_witnesses(
     if checker not in _RUN:
         raise QubicError(f"unknown checker {checker!r}; expected one of {', '.join(CHECKERS)}")
     deadline = time.monotonic() + time_limit if time_limit else None
-    starts = list(range(0, len(witnesses), batch))
     rejected: list[tuple[int, int, str]] = []
+    over = {i: w.position.winner for i, w in enumerate(witnesses) if w.position.winner}
+    if over:  # a line whose game is already over is no forced win: no checker is asked about it
+        rejected += [(i, 0, f"the game is over: {side.upper()} already has four in a row")
+                     for i, side in over.items()]
+        index = [i for i in range(len(witnesses)) if i not in over]
+        rest = check_witnesses([witnesses[i] for i in index], checker, batch=batch, jobs=jobs,
+                               time_limit=time_limit, progress=progress)
+        return sorted(rejected + [(index[i], step, reason) for i, step, reason in rest])
+    starts = list(range(0, len(witnesses), batch))
     done = 0
 
     def left() -> float | None:
@@ -123,7 +131,7 @@ def check_witnesses(
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise QueryTimeout(f"{checker}: {done} of {len(witnesses)} witnesses checked within "
-                               f"{time_limit} s", partial=rejected)
+                               f"{time_limit} s", partial={"checked": done, "rejected": sorted(rejected)})
         return remaining
 
     def collect(start: int, found: list[tuple[int, int, str]]) -> None:
@@ -134,8 +142,12 @@ def check_witnesses(
             progress(f"check with {checker}", done, len(witnesses))
 
     if jobs <= 1 or len(starts) <= 1:
-        for start in starts:
-            collect(start, check_batch(checker, witnesses[start : start + batch], left()))
+        try:
+            for start in starts:
+                collect(start, check_batch(checker, witnesses[start : start + batch], left()))
+        except KeyboardInterrupt:
+            raise Interrupted(f"{checker}: {done} of {len(witnesses)} witnesses checked",
+                              partial={"checked": done, "rejected": sorted(rejected)}) from None
     else:
         # fresh interpreters: each worker starts its own solver
         with make_executor("local", jobs, start_method="spawn") as executor:
@@ -146,5 +158,6 @@ def check_witnesses(
         if run.stopped == "time limit":
             left()  # raises QueryTimeout with what was checked
         if run.stopped:
-            raise KeyboardInterrupt
+            raise Interrupted(f"{checker}: {done} of {len(witnesses)} witnesses checked",
+                              partial={"checked": done, "rejected": sorted(rejected)})
     return sorted(rejected)

@@ -1,0 +1,307 @@
+"""Declarative work under supervision: a worker process with a time limit and a memory limit.
+
+User rules, raw queries, rule checks and forced-win queries through clingo or
+SWI-Prolog can run for ever (``p(X+1) :- p(X).``), eat memory without bound
+(grounding) or ignore Ctrl-C inside C code. A :class:`Supervisor` runs such
+work in one worker process that it starts once and keeps: the worker's
+address space is capped (``memory_limit`` in MB, default
+:data:`DEFAULT_MEMORY_MB`), it ignores SIGINT, and the parent waits for each
+answer in short slices. When the time limit passes (plus a short grace
+period, so that an engine's own limit can answer first with its partial
+result) or Ctrl-C comes, the worker is killed at once and the call raises
+:class:`~qubic_logic.errors.QueryTimeout` or
+:class:`~qubic_logic.errors.Interrupted`, carrying the last progress the work
+reported with :func:`report`. The next call starts a fresh worker.
+
+Because the worker lives on between calls, so do the engines in it: a
+grounded clingo program or a consulted Prolog session kept by the code that
+runs there (module state, e.g. pyswip's one database) serves every later call,
+and a call costs one round trip on a pipe (tens of microseconds), not a start:
+
+>>> with Supervisor(memory_limit=1024) as worker:
+...     worker.call(pow, 2, 10), worker.call(pow, 3, 2)
+(1024, 9)
+
+:class:`SupervisedEngine` is an :class:`~qubic_logic.engines.base.Engine`
+whose questions are answered by the ASP or Prolog engine inside such a worker;
+:func:`engine_for` gives one for ``asp`` and ``prolog`` and the plain engine
+for the native and Python cores (which stop by themselves).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from multiprocessing.connection import Connection
+from typing import Any, Callable
+
+from .engines.base import Engine
+from .errors import Interrupted, QubicError, QueryTimeout
+
+DEFAULT_MEMORY_MB = 4096  # address space of a worker: a runaway grounding stops here
+GRACE = 1.0  # seconds past the time limit before the worker is killed (its own limit answers first)
+POLL = 0.05  # seconds between looks at the clock and the keyboard while waiting
+
+_channel: Connection | None = None  # in a worker: the pipe to the parent
+
+
+def report(value: Any) -> None:
+    """From work running in a supervised worker: tell the parent how far it got.
+
+    The parent hands ``value`` to the call's ``progress`` callback and keeps the
+    last one as the partial result of a call that is stopped. Outside a worker
+    this does nothing.
+
+    >>> report({'checked': 3})
+    """
+    if _channel is not None:
+        _channel.send(("progress", value))
+
+
+def report_progress(done: int, total: int) -> None:
+    """A ``progress(done, total)`` callback for work in a worker: :func:`report` of ``(done, total)``."""
+    report((done, total))
+
+
+def _worker(conn: Connection, memory_limit: float | None, parent: int) -> None:
+    """The worker's loop: run each ``(fn, args, kwargs)`` received, send back the outcome.
+
+    It ends when its parent does (a forked sibling may hold the other end of its pipe open, so
+    the end of the pipe alone does not tell)."""
+    global _channel
+    os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if memory_limit:
+        import resource
+
+        limit = int(memory_limit * 2**20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    _channel = conn
+    while True:
+        try:
+            while not conn.poll(1.0):
+                if os.getppid() != parent:
+                    return
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        fn, args, kwargs = job
+        try:
+            conn.send(("ok", fn(*args, **kwargs)))
+        except MemoryError:
+            conn.send(("memory", None))
+        except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
+            try:
+                conn.send(("error", exc))
+            except Exception:  # an exception that does not pickle: its text does
+                conn.send(("error", QubicError(f"{type(exc).__name__}: {exc}")))
+
+
+class Supervisor:
+    """One supervised worker process; see the module docstring.
+
+    ``memory_limit`` (MB, None for none) caps the worker's address space;
+    ``start_method`` is ``'spawn'`` (a fresh interpreter: safe whatever the
+    parent has started, the default) or ``'fork'``.
+    """
+
+    def __init__(self, memory_limit: float | None = DEFAULT_MEMORY_MB, *, start_method: str = "spawn") -> None:
+        self.memory_limit = memory_limit
+        self._context = multiprocessing.get_context(start_method)
+        self._process: multiprocessing.process.BaseProcess | None = None
+        self._conn: Connection | None = None
+        self.peak_memory = 0  # largest resident size of a worker seen while waiting, bytes
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id (None: no worker running)."""
+        return self._process.pid if self._process is not None and self._process.is_alive() else None
+
+    def _ensure(self) -> Connection:
+        if self._process is None or not self._process.is_alive():
+            self.stop()
+            parent, child = self._context.Pipe()
+            self._process = self._context.Process(target=_worker, args=(child, self.memory_limit, os.getpid()),
+                                                  daemon=True)
+            self._process.start()
+            child.close()
+            self._conn = parent
+        return self._conn
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Connection:
+        """Send ``fn(*args, **kwargs)`` to the worker (started if need be); returns the connection that
+        becomes readable when :meth:`outcome` has something (for ``multiprocessing.connection.wait``)."""
+        conn = self._ensure()
+        conn.send((fn, args, kwargs))
+        return conn
+
+    def outcome(self, what: str = "the work", partial: Any = None) -> tuple[str, Any]:
+        """The worker's next message, once its connection is readable: ``('progress', value)`` or
+        ``('ok', result)``. Raises what the work raised, or :class:`QubicError` when the worker
+        ran out of memory or died."""
+        try:
+            kind, value = self._conn.recv()
+        except (EOFError, OSError):
+            raise self._died(what, partial) from None
+        if kind == "memory":
+            self.stop()
+            raise self._memory_error(what, partial)
+        if kind == "error":
+            raise value
+        return kind, value
+
+    def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None,
+             on_progress: Callable[[Any], None] | None = None, what: str = "the query", **kwargs: Any) -> Any:
+        """``fn(*args, **kwargs)`` in the worker; its result, or the exception it raised.
+
+        Past ``limit`` seconds (plus :data:`GRACE`) raises
+        :class:`QueryTimeout`, on Ctrl-C :class:`Interrupted`, when the worker
+        exceeds the memory limit or dies a :class:`QubicError`; ``what`` names
+        the work in those messages, whose ``partial`` is the last
+        :func:`report`. ``fn`` and its arguments must pickle (module-level
+        functions, plain data).
+        """
+        conn = self.submit(fn, *args, **kwargs)
+        deadline = time.monotonic() + limit + GRACE if limit else None
+        partial = None
+        try:
+            while True:
+                if conn.poll(POLL if deadline is None else max(0.0, min(POLL, deadline - time.monotonic()))):
+                    kind, value = self.outcome(what, partial)
+                    if kind == "ok":
+                        return value
+                    partial = value
+                    if on_progress:
+                        on_progress(value)
+                    continue
+                self._watch()
+                if not self._process.is_alive():
+                    raise self._died(what, partial)
+                if deadline is not None and time.monotonic() >= deadline:
+                    self.stop()
+                    raise QueryTimeout(f"{what} did not finish within the time limit of {limit:g} s",
+                                       partial=partial)
+        except KeyboardInterrupt:
+            self.stop()
+            raise Interrupted(f"{what} was interrupted", partial=partial) from None
+
+    def _watch(self) -> None:
+        try:
+            import psutil
+
+            rss = psutil.Process(self._process.pid).memory_info().rss
+        except Exception:  # the worker is gone, or psutil is missing: nothing to record
+            return
+        self.peak_memory = max(self.peak_memory, rss)
+
+    def _memory_error(self, what: str, partial: Any) -> QubicError:
+        error = QubicError(f"{what} ran out of memory at the memory limit of {self.memory_limit:g} MB; "
+                           "raise --memory-limit, or bound the rules (a rule like p(X+1) :- p(X) "
+                           "grounds for ever)")
+        error.partial = partial  # type: ignore[attr-defined]
+        return error
+
+    def _died(self, what: str, partial: Any) -> QubicError:
+        process = self._process
+        process.join(1.0)
+        code = process.exitcode
+        self._process = None
+        self._conn = None
+        if code is not None and code < 0 and self.memory_limit:
+            return self._memory_error(what, partial)  # killed by a signal: clingo aborts on bad_alloc
+        if code == 0 or code is None:
+            return QubicError(f"{what} ended the engine's process without an answer (did the rules call "
+                              "halt/0? rules must not end the process)")
+        return QubicError(f"{what} ended the engine's process with status {code}")
+
+    def stop(self) -> None:
+        """Kill the worker now (a later call starts a new one)."""
+        process, self._process = self._process, None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if process is not None:
+            for kill in (os.killpg, os.kill):  # its group (what it started), and itself, in case it
+                try:  # was stopped before it made its own group
+                    kill(process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            process.join()
+
+    close = stop
+
+    def __enter__(self) -> "Supervisor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _engine_method(name: str, method: str, *args: Any, **kwargs: Any) -> Any:
+    """In the worker: ``get_engine(name).method(*args, **kwargs)`` (the engine stays loaded)."""
+    from .engines import get_engine
+
+    result = getattr(get_engine(name), method)(*args, **kwargs)
+    if name == "asp" and method == "query":  # clingo symbols pickle as pointers: send their text
+        result.models = [[str(s) for s in model] for model in result.models]
+    return result
+
+
+class SupervisedEngine(Engine):
+    """The ``asp`` or ``prolog`` engine living in a :class:`Supervisor`'s worker.
+
+    Answers the :class:`~qubic_logic.engines.base.Engine` questions with the
+    same result types; the time limit of each call is enforced from outside,
+    and Ctrl-C kills the worker at once.
+    """
+
+    def __init__(self, name: str, supervisor: Supervisor | None = None) -> None:
+        self.name = name
+        self.supervisor = supervisor or Supervisor()
+
+    def _call(self, method: str, *args: Any, time_limit: float | None = None, **kwargs: Any) -> Any:
+        return self.supervisor.call(_engine_method, self.name, method, *args, limit=time_limit,
+                                    what=f"{self.name} engine: {method.replace('_', ' ')}", **kwargs)
+
+    def threats(self, position, time_limit: float | None = None):
+        return self._call("threats", position, time_limit, time_limit=time_limit)
+
+    def forcing_moves(self, position, side=None, time_limit: float | None = None) -> int:
+        return self._call("forcing_moves", position, side, time_limit, time_limit=time_limit)
+
+    def related_pairs(self, position, side=None, time_limit: float | None = None):
+        return self._call("related_pairs", position, side, time_limit, time_limit=time_limit)
+
+    def shortest_forced_win(self, position, max_length: int | None = None, time_limit: float | None = None):
+        return self._call("shortest_forced_win", position, max_length, time_limit, time_limit=time_limit)
+
+    def query(self, position, goal: str, files=(), time_limit: float | None = None, **options):
+        result = self._call("query", position, goal, tuple(map(str, files)), time_limit, time_limit=time_limit,
+                            **options)
+        if self.name == "asp":
+            import clingo
+
+            result.models = [[clingo.parse_term(s) for s in model] for model in result.models]
+        return result
+
+    def close(self) -> None:
+        """Stop the worker."""
+        self.supervisor.stop()
+
+    def __repr__(self) -> str:
+        return f"<SupervisedEngine {self.name}>"
+
+
+def engine_for(name: str, memory_limit: float | None = DEFAULT_MEMORY_MB):
+    """The engine called ``name``: supervised for ``asp`` and ``prolog``, else the plain one.
+
+    >>> engine_for('python').name
+    'python'
+    """
+    from .engines import get_engine
+
+    if name in ("asp", "prolog"):
+        return SupervisedEngine(name, Supervisor(memory_limit))
+    return get_engine(name)
