@@ -259,7 +259,7 @@ def cross_table(records: Iterable[GameRecord], names: list[str]) -> str:
 
 def save_games(path: str, records: list[GameRecord]) -> None:
     """Write every game as JSON (one object with a ``games`` list), atomically."""
-    from .strategy.dictionary import write_atomically
+    from .saving import write_atomically
 
     games = ",\n".join(" " + json.dumps(g.to_json()) for g in records)
     write_atomically(path, '{"games": [\n' + games + "\n]}\n")

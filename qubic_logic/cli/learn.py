@@ -25,7 +25,7 @@ from ..players import player_names
 from ..players.doake.report import evaluation_rows, pattern_rows
 from ..players.doake.store import Brain
 from ..players.doake.train import SELF, evaluate, train, wilson
-from ._common import positive_int, seconds
+from ._common import check_output, positive_int, seconds
 
 
 def _progress(console: Console) -> Progress:
@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         raise QubicError("--against needs --games N (how many training games)")
     for spec in ([args.against] if args.against and args.against != SELF else []) + (args.evaluate or []):
         make_player(spec)  # an unknown player fails before a brain file is created
+    check_output(args.curve, args.export)  # before hours of training, not after
     brain = Brain(args.brain, create=bool(args.against or args.evaluate))
     err = Console(stderr=True, highlight=False)
     try:

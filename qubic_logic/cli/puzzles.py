@@ -10,8 +10,8 @@ from rich.console import Console
 from ..errors import QubicError
 from ..notation import diagram
 from ..puzzles import SOURCES, generate
-from ..strategy.dictionary import write_atomically
-from ._common import non_negative_int, positive_int
+from ..saving import write_atomically
+from ._common import check_output, non_negative_int, positive_int
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,6 +19,7 @@ def run(args: argparse.Namespace) -> int:
         raise QubicError(f"--min-length {args.min_length} is above --max-length {args.max_length}")
     if args.min_length < 2:
         raise QubicError("--min-length must be at least 2 (a win in 1 is no puzzle)")
+    check_output(args.output)
     err = Console(stderr=True)
     with err.status("playing games for puzzles…") as status:
         found = generate(args.count, args.seed, args.min_length, args.max_length, args.source,

@@ -23,7 +23,8 @@ from typing import Iterable, Sequence
 
 from ..errors import DataFormatError
 from ..notation import format_patashnik, shown
-from .dictionary import read_position, write_atomically
+from ..saving import write_atomically
+from .dictionary import read_position
 from .verify import Verification, Witness
 
 _LINE = re.compile(r"([xo0-9]*) (\d+(?:,\d+)*)")

@@ -20,7 +20,8 @@ from __future__ import annotations
 import sys
 
 from ..symmetry import TRANSFORMS
-from .dictionary import StrategyDictionary, write_atomically
+from ..saving import write_atomically
+from .dictionary import StrategyDictionary
 
 LOOKUP = """
 % The position's masks (bit C for cell C), then the entry of this orientation.

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import DataFormatError, QubicError
-from ..saving import write_atomically  # noqa: F401 - the writer every saver uses
+from ..saving import write_atomically
 from ..notation import format_patashnik, parse_patashnik, shown
 from ..position import Position
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks

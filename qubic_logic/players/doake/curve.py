@@ -17,7 +17,7 @@ import io
 from pathlib import Path
 
 from ...errors import QubicError
-from ...strategy.dictionary import write_atomically
+from ...saving import write_atomically
 from .store import Brain
 from .train import wilson
 
@@ -86,6 +86,6 @@ def _plot(brain: Brain, games, rates, window: int, path: str, fmt: str) -> None:
     more = twin.get_legend_handles_labels()
     ax.legend(handles[0] + more[0], handles[1] + more[1], loc="center right", fontsize="small")
     ax.set_title(f"Doake's Score 4 learning: {brain.path.name}")
-    tmp = Path(path).with_name(f".{Path(path).name}.tmp")
-    fig.savefig(tmp, format=fmt)
-    tmp.replace(path)
+    picture = io.BytesIO()
+    fig.savefig(picture, format=fmt)
+    write_atomically(path, picture.getvalue())

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import QubicError
-from ...strategy.dictionary import write_atomically
+from ...saving import write_atomically
 from .tables import Pattern, Tables, describe, is_computer
 
 _PRELUDE = {
