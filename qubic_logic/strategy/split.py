@@ -102,7 +102,7 @@ def solve_split(
     ``progress(done, total, nodes)`` follows the work units.
     """
     start = time.monotonic()
-    quick = solve(position, memory_limit=0.4)  # about 1,000 nodes: settles easy positions at once
+    quick = solve(position, node_limit=1000)  # settles easy positions at once
     if quick.status != "unknown":
         return quick
     move = _first_move(position) if move is None else move
