@@ -62,8 +62,9 @@ struct qd_search {
     int rt;
     int parity; /* marks on the board at the attacker's turns, mod 2 */
     entry_t *tt;
-    size_t bucket_mask;
+    size_t bucket_mask, max_buckets, used;
     qc_tt *leaf_tt;
+    int leaf_log2, max_leaf_log2;
     qd_options opt;
     uint64_t leaf_limit;
     uint64_t nodes, expansions, leaf_calls, leaf_nodes, replaced;
@@ -83,12 +84,58 @@ size_t qd_entry_bytes(void) { return sizeof(entry_t); }
 
 /* ------------------------------------------------------------------ table */
 
-static inline entry_t *bucket_of(const qd_search *s, qc_mask a, qc_mask d)
+static inline size_t hash_of(qc_mask a, qc_mask d)
 {
     uint64_t h = a * 0x9e3779b97f4a7c15ULL;
     h ^= (d ^ (d >> 31)) * 0xc2b2ae3d27d4eb4fULL;
     h ^= h >> 29;
-    return s->tt + ((size_t)h & s->bucket_mask) * BUCKET;
+    return (size_t)h;
+}
+
+static inline entry_t *bucket_of(const qd_search *s, qc_mask a, qc_mask d)
+{
+    return s->tt + (hash_of(a, d) & s->bucket_mask) * BUCKET;
+}
+
+/*
+ * The table starts small (cheap for small solves) and doubles in place when three
+ * quarters full, up to max_buckets: realloc, then each bucket's entries whose hash has
+ * the new bit set move to the new half. The leaves' table grows with it (as many
+ * entries, up to its share), starting afresh: it only caches failures.
+ */
+static void grow(qd_search *s)
+{
+    const size_t old = s->bucket_mask + 1, buckets = 2 * old;
+    entry_t *t = realloc(s->tt, buckets * BUCKET * sizeof *t);
+    if (!t) {
+        s->max_buckets = old;
+        return;
+    }
+    memset(t + old * BUCKET, 0, old * BUCKET * sizeof *t);
+    for (size_t i = 0; i < old; i++) {
+        entry_t *b = t + i * BUCKET, *hi = t + (i + old) * BUCKET;
+        int h = 0;
+        for (int j = 0; j < BUCKET; j++)
+            if ((b[j].flags & F_USED) && (hash_of(b[j].a, b[j].d) & (buckets - 1)) != i) {
+                hi[h++] = b[j];
+                b[j].flags = 0;
+            }
+    }
+    s->tt = t;
+    s->bucket_mask = buckets - 1;
+    int want = 0;
+    while (((size_t)1 << (want + 1)) <= buckets * BUCKET)
+        want++;
+    if (want > s->max_leaf_log2)
+        want = s->max_leaf_log2;
+    if (want > s->leaf_log2) {
+        qc_tt *leaf = qc_tt_new(want);
+        if (leaf) {
+            qc_tt_free(s->leaf_tt);
+            s->leaf_tt = leaf;
+            s->leaf_log2 = want;
+        }
+    }
 }
 
 static int probe(const qd_search *s, qc_mask a, qc_mask d, node_t *n)
@@ -114,8 +161,10 @@ static void put(qd_search *s, qc_mask a, qc_mask d, const node_t *n)
         if ((b[i].flags & F_USED) && b[i].a == a && b[i].d == d)
             slot = b + i;
     for (int i = 0; i < BUCKET && !slot; i++)
-        if (!(b[i].flags & F_USED))
+        if (!(b[i].flags & F_USED)) {
             slot = b + i;
+            s->used++;
+        }
     if (!slot) { /* replace the entry with the least work below it; settled ones count double */
         uint64_t least = UINT64_MAX;
         for (int i = 0; i < BUCKET; i++) {
@@ -135,6 +184,8 @@ static void put(qd_search *s, qc_mask a, qc_mask d, const node_t *n)
     slot->flags = (uint8_t)(n->flags | F_USED);
     slot->kind = n->kind;
     slot->best = n->best;
+    if (4 * s->used > 3 * BUCKET * (s->bucket_mask + 1) && s->bucket_mask + 1 < s->max_buckets)
+        grow(s);
 }
 
 /* ------------------------------------------------------------------ limits */
@@ -397,15 +448,17 @@ qd_search *qd_new(qc_mask a, qc_mask d, const qd_options *opt)
     if (s->opt.progress_seconds <= 0)
         s->opt.progress_seconds = 0.25;
     s->leaf_limit = s->opt.leaf_node_limit ? s->opt.leaf_node_limit : 1000000;
-    /* one eighth for the leaves' table of failed positions (24-byte entries) */
-    int leaf_log2 = 10;
-    while (leaf_log2 < 26 && ((size_t)24 << (leaf_log2 + 1)) <= bytes / 8)
-        leaf_log2++;
-    size_t buckets = 1;
-    while (buckets * 2 * BUCKET * sizeof(entry_t) <= bytes - ((size_t)24 << leaf_log2))
-        buckets *= 2;
+    /* up to one eighth for the leaves' table of failed positions (24-byte entries) */
+    s->max_leaf_log2 = 10;
+    while (s->max_leaf_log2 < 27 && ((size_t)24 << (s->max_leaf_log2 + 1)) <= bytes / 8)
+        s->max_leaf_log2++;
+    s->max_buckets = 1;
+    while (s->max_buckets * 2 * BUCKET * sizeof(entry_t) <= bytes - ((size_t)24 << s->max_leaf_log2))
+        s->max_buckets *= 2;
+    const size_t buckets = s->max_buckets < 4096 ? s->max_buckets : 4096;
+    s->leaf_log2 = s->max_leaf_log2 < 16 ? s->max_leaf_log2 : 16;
     s->tt = calloc(buckets * BUCKET, sizeof(entry_t));
-    s->leaf_tt = qc_tt_new(leaf_log2);
+    s->leaf_tt = qc_tt_new(s->leaf_log2);
     if (!s->tt || !s->leaf_tt) {
         qd_free(s);
         return NULL;
@@ -482,8 +535,7 @@ int qd_run(qd_search *s, qd_result *out)
     out->leaf_seconds = s->leaf_seconds;
     out->seconds = now() - s->start;
     out->table_entries = (s->bucket_mask + 1) * BUCKET;
-    for (size_t i = 0; i < out->table_entries; i++)
-        out->table_used += (s->tt[i].flags & F_USED) != 0;
+    out->table_used = s->used;
     out->replaced = s->replaced;
     return out->status;
 }

@@ -11,7 +11,8 @@
  * won; a defender three or a full board is lost).
  *
  * Positions are keyed by canonical form (qc_canonical, the 192 automorphisms) in a
- * fixed-size transposition table of 32-byte entries in buckets of four; when a bucket is
+ * transposition table of 32-byte entries in buckets of four, doubling up to memory_bytes
+ * (table and leaf table together); when a bucket is
  * full the entry with the least work below it is replaced, so memory stays within
  * memory_bytes. Threat-sequence leaves share one qc_tt of failed positions.
  *
@@ -56,7 +57,7 @@ typedef struct {
     uint64_t leaf_nodes;     /* their search nodes */
     double leaf_seconds;     /* time spent in them */
     double seconds;          /* whole search */
-    uint64_t table_entries;  /* capacity of the table */
+    uint64_t table_entries;  /* capacity of the table at the end (it doubles up to memory_bytes) */
     uint64_t table_used;     /* occupied entries at the end */
     uint64_t replaced;       /* entries overwritten by others */
 } qd_result;
