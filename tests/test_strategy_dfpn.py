@@ -87,3 +87,18 @@ def test_either_side_to_move():
     r = solve(parse_patashnik("o2o1x6o14x20x13x"), method="native")
     assert r.status == "won" and r.root.to_move == "o"
     assert verify(r.strategy, r.root, jobs=1).verdict == "verified"
+
+
+def test_cli_solve_verifies_the_minimised_strategy_with_either_solver(tmp_path, capsys):
+    from qubic_logic.cli import main
+    from qubic_logic.strategy import StrategyDictionary
+
+    p = parse_patashnik("x2x1o6x14o20o")
+    for solver in ("native", "python"):
+        out = tmp_path / f"{solver}.dictionary"
+        assert main(["solve", "patashnik:x2x1o6x14o20o", "--solver", solver, "-o", str(out)]) == 0
+        printed = capsys.readouterr().out
+        assert "X to move WINS" in printed and "VERIFIED" in printed
+        assert verify(StrategyDictionary.load(out), p, jobs=1).verdict == "verified"
+    assert main(["solve", "empty", "--node-limit", "300", "--json"]) == 0
+    assert '"stopped_by": "node limit"' in capsys.readouterr().out
