@@ -2,7 +2,7 @@
 
 Two searches share these semantics: the native depth-first proof-number
 search (``solvers/dfpn.c``, the default when the extension is built: a
-bounded transposition table, many times faster) and the readable
+bounded transposition table; 1.3-3.4 times faster, the leaves costing the same) and the readable
 Python reference below (``method='python'``, or when ``search`` is given).
 
 The side to move at the root is the *attacker*. At its turns (OR nodes) it
