@@ -44,6 +44,12 @@ setup(
             include_dirs=["solvers"],
             extra_compile_args=FLAGS,
         ),
+        Extension(
+            "qubic_logic._dfpn",
+            sources=CORE + ["solvers/verify.c", "solvers/dfpn.c", "solvers/dfpn_module.c"],
+            include_dirs=["solvers"],
+            extra_compile_args=FLAGS,
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -56,10 +56,16 @@ def test_python_core_agrees():
     assert solve(MID_GAME, core="python", time_limit=120).status == "won"
 
 
-def test_limits_give_unknown_with_a_move():
-    r = solve(parse_position("empty"), time_limit=0.5)
+@pytest.mark.parametrize("method", ["native", "python"])
+def test_limits_give_unknown_with_a_move(method):
+    r = solve(parse_position("empty"), time_limit=0.5, method=method)
     assert r.status == "unknown" and r.stopped_by == "time limit" and r.move in range(64)
-    r = solve(parse_position("empty"), memory_limit=0.2)
+    r = solve(parse_position("empty"), node_limit=500, method=method)
+    assert r.status == "unknown" and r.stopped_by == "node limit" and r.move in range(64)
+
+
+def test_python_search_stops_at_its_memory_cap():
+    r = solve(parse_position("empty"), memory_limit=0.2, method="python")
     assert r.status == "unknown" and r.stopped_by == "memory limit"
 
 

@@ -11,11 +11,8 @@ import argparse
 from rich.console import Console
 
 from ..strategy.solve import solve
-from ..strategy.split import solve_split
+from ..strategy.split import polish, solve_split
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
-
-
-DEFAULT_SOLVE_MB = 4096  # an unsplit empty board would need about 35 GB: stop at the cap, not at the machine's end
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,9 +28,16 @@ def run(args: argparse.Namespace) -> int:
                                          f"solving… {done} of {total} reply classes, {n:,} nodes"))
         else:
             result = solve(args.position, time_limit=args.time_limit, memory_limit=args.memory_limit,
-                           core=args.engine,
+                           core=args.engine, method=args.solver, node_limit=args.node_limit,
                            progress=lambda n, pn, dn: status.update(f"solving… {n:,} nodes, proof number {pn}, "
                                                                     f"disproof number {dn}"))
+            if result.strategy is not None and result.strategy_size:
+                status.update(f"verifying and minimising {result.strategy_size:,} strategic positions…")
+                extracted = result.strategy_size
+                result.strategy = polish(result.strategy, args.position, result.extra, jobs=args.jobs)
+                result.extra["extracted"] = extracted
+                if result.strategy is None:  # never expected: the search's own proof failed verification
+                    result.status, result.stopped_by = "unknown", f"strategy {result.extra['verified']}"
     if args.output and result.strategy is not None:
         result.strategy.save(args.output)
     if args.json:
@@ -43,8 +47,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     side = args.position.to_move.upper()
     if result.status == "won":
-        print(f"{side} to move WINS, starting with {result.move}: {result.strategy_size} strategic positions "
+        print(f"{side} to move WINS, starting with {result.move}: {result.strategy_size:,} strategic positions "
               f"[{result.nodes:,} nodes, {result.seconds:.2f} s]")
+        if "extracted" in result.extra:
+            print(f"strategy: {result.extra['extracted']:,} strategic positions extracted from the proof, "
+                  f"{result.strategy_size:,} after minimising; {result.extra['verified'].upper()}")
         if args.output:
             print(f"strategy written to {args.output}; check it with: qubic verify dictionary {args.output}")
     elif result.status == "not won":
@@ -65,9 +72,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("solve", help="proof-number search: does the side to move force a win?")
     position_arg(parser)
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before giving up")
-    parser.add_argument("--memory-limit", type=positive_int, default=DEFAULT_SOLVE_MB, metavar="MB",
-                        help=f"cap on the transposition table, in megabytes (default {DEFAULT_SOLVE_MB}; "
-                             "with --split shared by the workers)")
+    parser.add_argument("--memory-limit", type=positive_int, default=None, metavar="MB",
+                        help="transposition table size in megabytes (default 1024; native: entries replaced when "
+                             "full; python: the search stops at the cap; with --split shared by the workers)")
     parser.add_argument("-o", "--output", metavar="DICT", default=None,
                         help="write the winning strategy here (Patashnik's dictionary format)")
     parser.add_argument("--split", action="store_true",
@@ -76,6 +83,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--move", type=cell, default=None, metavar="CELL",
                         help="with --split: the first move (default: the most promising)")
     executor_args(parser, "with --split: ")
+    parser.add_argument("--node-limit", type=positive_int, default=None, metavar="N",
+                        help="positions to evaluate before giving up")
+    parser.add_argument("--solver", default="auto", choices=["auto", "native", "python"],
+                        help="search (default auto: the native df-pn search when built; python: the reference)")
     parser.add_argument("--engine", default="auto", choices=["auto", "native", "python"],
                         help="core for threat sequences (default auto: native when built)")
     json_arg(parser)

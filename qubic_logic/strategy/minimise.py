@@ -51,12 +51,12 @@ class _Strategy:
     position known to be won, kept across passes.
     """
 
-    def __init__(self, moves: dict[Key, int], leaf_time: float) -> None:
+    def __init__(self, moves: dict[Key, int], leaf_nodes: int) -> None:
         self.core = core_module()
         self.canonical = getattr(self.core, "canonical", canonical_masks)
         self.moves = moves
         self.index = {key: i for i, key in enumerate(moves)}
-        self.leaf_time = leaf_time
+        self.leaf_nodes = leaf_nodes
         self.before: dict[Key, int] = {}
         self.after: dict[Key, int] = {}
         self._forced: dict[Key, bool] = {}
@@ -147,7 +147,7 @@ class _Strategy:
 
     def _is_forced(self, key: Key) -> bool:
         if key not in self._forced:
-            self._forced[key] = self.core.forced_win(*key, 0, self.leaf_time, 0)[0] > 0
+            self._forced[key] = self.core.forced_win(*key, 0, 0.0, self.leaf_nodes)[0] > 0
         return self._forced[key]
 
     # ------------------------------------------------------------ re-choice
@@ -204,14 +204,14 @@ def _best(options: dict[Key, tuple[int, int]], chosen: set[Key], covered: int, r
 
 
 def minimised(
-    dictionary: StrategyDictionary, root: Position | None = None, *, passes: int = 2, leaf_time: float = 0.02
+    dictionary: StrategyDictionary, root: Position | None = None, *, passes: int = 2, leaf_nodes: int = 200_000
 ) -> StrategyDictionary:
     """A verified strategy with its strategic moves re-chosen to reach fewer positions.
 
     ``root`` defaults to the dictionary's own root; ``passes`` re-choice
-    passes (each measured, the best kept); ``leaf_time`` bounds each forced-win
-    search of a quiet move's replies. The entries come out in canonical
-    frames, the header unchanged.
+    passes (each measured, the best kept); ``leaf_nodes`` bounds each forced-win
+    search of a quiet move's replies (nodes, not seconds: the result does not depend on
+    the machine's load). The entries come out in canonical frames, the header unchanged.
     """
     root = root or dictionary.root
     attacker = root.to_move
@@ -220,7 +220,7 @@ def minimised(
     for ea, ed, move in plain_entries(dictionary):
         ca, cd, t = canonical_masks(ea, ed)
         moves.setdefault((ca, cd), TRANSFORMS[t][move])
-    strategy = _Strategy(moves, leaf_time)
+    strategy = _Strategy(moves, leaf_nodes)
     best, reached = dict(moves), strategy.measure(a, d)
     for _ in range(passes):
         strategy.rechoose(a, d)

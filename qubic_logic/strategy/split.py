@@ -102,7 +102,7 @@ def solve_split(
     ``progress(done, total, nodes)`` follows the work units.
     """
     start = time.monotonic()
-    quick = solve(position, memory_limit=0.4)  # about 1,000 nodes: settles easy positions at once
+    quick = solve(position, node_limit=1000)  # settles easy positions at once
     if quick.status != "unknown":
         return quick
     move = _first_move(position) if move is None else move
@@ -140,15 +140,32 @@ def solve_split(
                 merged.add(entry)
             except DataFormatError:
                 pass  # an equivalent position already has a proven move
-    check = verify(merged, position, jobs=executor.jobs)
-    extra.update(verified=check.verdict, merged=len(merged))
-    if check.verdict == "verified":
-        extra["pruned"] = len(pruned(merged, check))
-        merged = minimised(merged, position)
-        check = verify(merged, position, jobs=executor.jobs)
-        extra["verified"] = check.verdict
-    if check.verdict != "verified":
+    extra["merged"] = len(merged)
+    strategy = polish(merged, position, extra, jobs=executor.jobs)
+    if strategy is None:
         return SolveResult("unknown", position, move, nodes, time.monotonic() - start,
-                           stopped_by=f"merged strategy {check.verdict}", extra=extra)
-    strategy = pruned(merged, check)
+                           stopped_by=f"merged strategy {extra['verified']}", extra=extra)
     return SolveResult("won", position, move, nodes, time.monotonic() - start, strategy, 0, 0, "", extra)
+
+
+def polish(strategy: StrategyDictionary, position: Position, extra: dict, jobs: int | None = None
+           ) -> StrategyDictionary | None:
+    """``strategy`` verified, minimised, verified again and pruned to the entries played; None if not verified.
+
+    Records the verdict and the sizes in ``extra`` (``verified``, ``pruned``: before minimising).
+
+    >>> from qubic_logic.notation import parse_patashnik
+    >>> p = parse_patashnik('x2x1o6o20o14x')
+    >>> extra = {}
+    >>> len(polish(solve(p).strategy, p, extra, jobs=1)), extra['verified']
+    (1, 'verified')
+    """
+    check = verify(strategy, position, jobs=jobs)
+    extra["verified"] = check.verdict
+    if check.verdict != "verified":
+        return None
+    extra["pruned"] = len(pruned(strategy, check))
+    strategy = minimised(strategy, position)
+    check = verify(strategy, position, jobs=jobs)
+    extra["verified"] = check.verdict
+    return pruned(strategy, check) if check.verdict == "verified" else None

@@ -1,0 +1,674 @@
+/*
+ * dfpn.c -- depth-first proof-number search with a bounded transposition table (dfpn.h).
+ *
+ * MID (Nagai's multiple iterative deepening) searches a node until its proof number
+ * reaches thpn or its disproof number thdn, always descending into the most-proving
+ * child with thresholds from the second-best child, widened by the 1 + epsilon trick
+ * (Pawlewicz and Lew) so that the search does not thrash between two close siblings.
+ *
+ * Pitfalls: the game graph is acyclic (every move adds a mark) and a position's value
+ * does not depend on the path to it, so graph history interaction cannot arise and no
+ * cycle handling is needed. Proof numbers are over-estimated where transpositions make
+ * a DAG: equivalent children of one node are merged (canonical keys, so a node never
+ * counts the same child twice), and the 1 + epsilon thresholds bound the re-search this
+ * over-estimation causes deeper down.
+ *
+ * Leaves are cheap first: threat scans settle what they can; a defender reply off the
+ * pass witness is proven by replaying the witness; after a pass that has no forced win
+ * no reply needs a search; positions without a 2-0 line skip the search; all leaf
+ * searches share one table of failed positions. (Evaluating the attacker's forced win
+ * only when a node is selected was tried and dropped: unsettled children count 1 each,
+ * so a defender turn's proof number was 6-30 instead of about 1, and the search went
+ * astray: 40,000 expansions instead of 12 on x2x1o6x14o20o.)
+ *
+ * Children's canonical forms come from the parent's 192 images plus one mark's image.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dfpn.h"
+#include "verify.h"
+#ifdef QD_TRACE
+#include <stdio.h>
+#endif
+
+#define INF QD_INFINITY
+#define BUCKET 4
+#define HARD_REPLY_PN 20 /* a defender turn where a pass would not lose to a threat sequence */
+#define NO_MOVE 0xff
+
+enum { F_USED = 1 };
+enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST };
+
+typedef struct {
+    qc_mask a, d;
+    uint32_t pn, dn;
+    uint32_t work; /* positions evaluated below this one (saturating): the replacement key */
+    uint8_t flags, kind, best, unused;
+} entry_t;
+
+typedef struct {
+    uint32_t pn, dn, work;
+    uint8_t flags, kind, best;
+} node_t;
+
+typedef struct {
+    qc_mask a, d; /* canonical */
+    uint8_t move; /* in the parent's frame */
+    int16_t score;
+} kid_t;
+
+struct qd_search {
+    qc_mask root_a, root_d;
+    qc_mask ra, rd;
+    int rt;
+    int parity; /* marks on the board at the attacker's turns, mod 2 */
+    entry_t *tt;
+    size_t bucket_mask, max_buckets, used;
+    qc_tt *leaf_tt;
+    int leaf_log2, max_leaf_log2;
+    qd_options opt;
+    uint64_t leaf_limit;
+    uint64_t nodes, expansions, leaf_calls, leaf_nodes, replaced;
+    double leaf_seconds, start, deadline, next_progress;
+    int stopped;
+    int extracting;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+size_t qd_entry_bytes(void) { return sizeof(entry_t); }
+
+/* ------------------------------------------------------------------ table */
+
+static inline size_t hash_of(qc_mask a, qc_mask d)
+{
+    uint64_t h = a * 0x9e3779b97f4a7c15ULL;
+    h ^= (d ^ (d >> 31)) * 0xc2b2ae3d27d4eb4fULL;
+    h ^= h >> 29;
+    return (size_t)h;
+}
+
+static inline entry_t *bucket_of(const qd_search *s, qc_mask a, qc_mask d)
+{
+    return s->tt + (hash_of(a, d) & s->bucket_mask) * BUCKET;
+}
+
+/*
+ * The table starts small (cheap for small solves) and doubles in place when three
+ * quarters full, up to max_buckets: realloc, then each bucket's entries whose hash has
+ * the new bit set move to the new half. The leaves' table grows with it (as many
+ * entries, up to its share), starting afresh: it only caches failures.
+ */
+static void grow(qd_search *s)
+{
+    const size_t old = s->bucket_mask + 1, buckets = 2 * old;
+    entry_t *t = realloc(s->tt, buckets * BUCKET * sizeof *t);
+    if (!t) {
+        s->max_buckets = old;
+        return;
+    }
+    memset(t + old * BUCKET, 0, old * BUCKET * sizeof *t);
+    for (size_t i = 0; i < old; i++) {
+        entry_t *b = t + i * BUCKET, *hi = t + (i + old) * BUCKET;
+        int h = 0;
+        for (int j = 0; j < BUCKET; j++)
+            if ((b[j].flags & F_USED) && (hash_of(b[j].a, b[j].d) & (buckets - 1)) != i) {
+                hi[h++] = b[j];
+                b[j].flags = 0;
+            }
+    }
+    s->tt = t;
+    s->bucket_mask = buckets - 1;
+    int want = 0;
+    while (((size_t)1 << (want + 1)) <= buckets * BUCKET)
+        want++;
+    if (want > s->max_leaf_log2)
+        want = s->max_leaf_log2;
+    if (want > s->leaf_log2) {
+        qc_tt *leaf = qc_tt_new(want);
+        if (leaf) {
+            qc_tt_free(s->leaf_tt);
+            s->leaf_tt = leaf;
+            s->leaf_log2 = want;
+        }
+    }
+}
+
+static int probe(const qd_search *s, qc_mask a, qc_mask d, node_t *n)
+{
+    const entry_t *b = bucket_of(s, a, d);
+    for (int i = 0; i < BUCKET; i++)
+        if ((b[i].flags & F_USED) && b[i].a == a && b[i].d == d) {
+            n->pn = b[i].pn;
+            n->dn = b[i].dn;
+            n->work = b[i].work;
+            n->flags = b[i].flags;
+            n->kind = b[i].kind;
+            n->best = b[i].best;
+            return 1;
+        }
+    return 0;
+}
+
+static void put(qd_search *s, qc_mask a, qc_mask d, const node_t *n)
+{
+    entry_t *b = bucket_of(s, a, d), *slot = NULL;
+    for (int i = 0; i < BUCKET && !slot; i++)
+        if ((b[i].flags & F_USED) && b[i].a == a && b[i].d == d)
+            slot = b + i;
+    for (int i = 0; i < BUCKET && !slot; i++)
+        if (!(b[i].flags & F_USED)) {
+            slot = b + i;
+            s->used++;
+        }
+    if (!slot) { /* replace the entry with the least work below it; settled ones count double */
+        uint64_t least = UINT64_MAX;
+        for (int i = 0; i < BUCKET; i++) {
+            const uint64_t w = (uint64_t)b[i].work << (b[i].pn == 0 || b[i].dn == 0);
+            if (w < least) {
+                least = w;
+                slot = b + i;
+            }
+        }
+        s->replaced++;
+    }
+    slot->a = a;
+    slot->d = d;
+    slot->pn = n->pn;
+    slot->dn = n->dn;
+    slot->work = n->work;
+    slot->flags = (uint8_t)(n->flags | F_USED);
+    slot->kind = n->kind;
+    slot->best = n->best;
+    if (4 * s->used > 3 * BUCKET * (s->bucket_mask + 1) && s->bucket_mask + 1 < s->max_buckets)
+        grow(s);
+}
+
+/* ------------------------------------------------------------------ limits */
+
+static void check_limits(qd_search *s)
+{
+    if (s->opt.stop && *s->opt.stop)
+        s->stopped = QD_STOPPED;
+    if (s->extracting)
+        return;
+    if (s->opt.node_limit && s->nodes >= s->opt.node_limit)
+        s->stopped = QD_NODE_LIMIT;
+    if ((s->nodes & 1023) == 0) {
+        const double t = now();
+        if (s->deadline > 0 && t > s->deadline)
+            s->stopped = QD_TIME_LIMIT;
+        if (s->opt.progress && t >= s->next_progress) {
+            node_t root;
+            qd_progress p = {s->nodes, 1, 1};
+            if (probe(s, s->ra, s->rd, &root)) {
+                p.pn = root.pn;
+                p.dn = root.dn;
+            }
+            if (s->opt.progress(s->opt.progress_ctx, &p))
+                s->stopped = QD_STOPPED;
+            s->next_progress = now() + s->opt.progress_seconds;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ leaves */
+
+/* The attacker's shortest forced win at (a, d), the attacker to move; 1 when found. */
+static int leaf(qd_search *s, qc_mask a, qc_mask d, qc_forced_win_result *r)
+{
+    const qc_mask theirs = qc_threat_cells(d, a);
+    if (!theirs && !qc_forcing_moves(a, d)) {
+        r->length = 0; /* no three to block and no 2-0 line: no sequence can start */
+        r->reached = QC_NONE_AT_ANY_LENGTH;
+        return 0;
+    }
+    qc_search_options o = QC_SEARCH_DEFAULTS;
+    o.node_limit = s->leaf_limit;
+    o.tt = s->leaf_tt;
+    o.stop = s->opt.stop;
+    const double t0 = now();
+    qc_forced_win(a, d, &o, r);
+    s->leaf_seconds += now() - t0;
+    s->leaf_calls++;
+    s->leaf_nodes += r->nodes;
+    return r->length > 0;
+}
+
+static void settle(node_t *n, int won, int kind)
+{
+    n->pn = won ? 0 : INF;
+    n->dn = won ? INF : 0;
+    n->kind = (uint8_t)kind;
+    n->flags = 0;
+}
+
+/* A new position's numbers from threat scans (and, at the defender's turn, whether a
+ * pass would lose to a threat sequence). `forced` > 0: a witness already proved the
+ * attacker's forced win; < 0: it is known that there is none. */
+static void evaluate(qd_search *s, qc_mask a, qc_mask d, int attacker, int forced, node_t *n)
+{
+    s->nodes++;
+    check_limits(s);
+    n->work = 1;
+    n->best = NO_MOVE;
+    n->flags = 0;
+    n->pn = n->dn = 1;
+    const qc_mask empty = ~(a | d);
+    if (attacker) {
+        const qc_mask theirs = qc_threat_cells(d, a);
+        if (qc_threat_cells(a, d))
+            return settle(n, 1, K_WIN);
+        if ((theirs & (theirs - 1)) || !empty)
+            return settle(n, 0, K_LOST);
+        qc_forced_win_result r;
+        if (forced > 0 || (forced == 0 && leaf(s, a, d, &r)))
+            return settle(n, 1, K_FORCED);
+        n->kind = theirs ? K_BLOCK : K_MOVE;
+    } else {
+        const qc_mask mine = qc_threat_cells(a, d);
+        if (qc_threat_cells(d, a) || !empty)
+            return settle(n, 0, K_LOST);
+        if (mine & (mine - 1))
+            return settle(n, 1, K_DOUBLE);
+        n->kind = mine ? K_BLOCK : K_MOVE;
+        qc_forced_win_result r;
+        if (!mine && !leaf(s, a, d, &r))
+            n->pn = HARD_REPLY_PN;
+    }
+}
+
+static int is_attacker(const qd_search *s, qc_mask a, qc_mask d)
+{
+    return (qc_count(a | d) & 1) == s->parity;
+}
+
+/* The numbers of canonical (a, d): from the table, else evaluated and stored. */
+static void get(qd_search *s, qc_mask a, qc_mask d, int forced, node_t *n)
+{
+    if (probe(s, a, d, n))
+        return;
+    evaluate(s, a, d, is_attacker(s, a, d), forced, n);
+    put(s, a, d, n);
+}
+
+/* ------------------------------------------------------------------ children */
+
+/* The children of canonical (a, d), each equivalent child once; the attacker's best first. */
+static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
+{
+    qc_mask moves;
+    if (attacker) {
+        const qc_mask theirs = qc_threat_cells(d, a);
+        moves = theirs ? theirs & -theirs : ~(a | d);
+    } else {
+        const qc_mask mine = qc_threat_cells(a, d);
+        moves = mine ? mine & -mine : ~(a | d);
+    }
+    /* The 192 images of (a, d) once; a child's images add one mark's image each. */
+    qc_mask ia[QC_TRANSFORMS], id[QC_TRANSFORMS];
+    const uint8_t *cells[QC_TRANSFORMS];
+    for (int t = 0; t < QC_TRANSFORMS; t++) {
+        ia[t] = qc_map_mask(t, a);
+        id[t] = qc_map_mask(t, d);
+        cells[t] = qc_transform(t);
+    }
+    int n = 0;
+    for (; moves; moves &= moves - 1) {
+        const int m = qc_low(moves);
+        const qc_mask bit = 1ULL << m;
+        qc_mask ca = ~0ULL, cd = ~0ULL;
+        for (int t = 0; t < QC_TRANSFORMS; t++) {
+            const qc_mask mb = 1ULL << cells[t][m];
+            const qc_mask x = attacker ? ia[t] | mb : ia[t], o = attacker ? id[t] : id[t] | mb;
+            if (x < ca || (x == ca && o < cd)) {
+                ca = x;
+                cd = o;
+            }
+        }
+        int dup = 0;
+        for (int i = 0; i < n && !dup; i++)
+            dup = kids[i].a == ca && kids[i].d == cd;
+        if (dup)
+            continue;
+        kid_t *k = &kids[n++];
+        k->a = ca;
+        k->d = cd;
+        k->move = (uint8_t)m;
+        k->score = 0;
+        if (attacker) {
+            k->score = (int16_t)(4 * qc_count(qc_major_cells(a | bit, d)) + qc_count(qc_forcing_moves(a | bit, d)));
+            for (int j = n - 1; j > 0 && kids[j - 1].score < kids[j].score; j--) {
+                const kid_t t = kids[j];
+                kids[j] = kids[j - 1];
+                kids[j - 1] = t;
+            }
+        }
+    }
+    return n;
+}
+
+/*
+ * The numbers of child `k` of (a, d). At the defender's turn, `wlen` > 0: the attacker
+ * would win by the witness w if the defender passed, so a new reply off w is proven by
+ * replaying w; `wlen` < 0: the attacker has no forced win even after a pass, so none
+ * after any reply (a defender mark never helps the attacker's threat sequences: each
+ * sequence that wins with it wins without it), and the reply needs no leaf search.
+ */
+static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, const uint8_t *w, int wlen, node_t *n)
+{
+    if (probe(s, k->a, k->d, n))
+        return;
+    int forced = wlen < 0 ? -1 : 0;
+    if (wlen > 0) {
+        int on_witness = 0;
+        for (int i = 0; i < wlen && !on_witness; i++)
+            on_witness = w[i] == k->move;
+        forced = !on_witness && qv_witness_holds(a, d | 1ULL << k->move, w, wlen);
+    }
+    evaluate(s, k->a, k->d, !is_attacker(s, a, d) ? 1 : 0, forced, n);
+    put(s, k->a, k->d, n);
+}
+
+/* ------------------------------------------------------------------ MID */
+
+static uint32_t add_sat(uint64_t x, uint64_t y) { return x + y >= INF ? INF : (uint32_t)(x + y); }
+
+static uint32_t widened(uint32_t second, uint32_t threshold)
+{
+    if (second >= INF)
+        return threshold;
+    const uint64_t w = (uint64_t)second + (second >> 2 > 1 ? second >> 2 : 1); /* (1 + 1/4) */
+    return w < threshold ? (uint32_t)w : threshold;
+}
+
+static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn)
+{
+    node_t n;
+    get(s, a, d, 0, &n);
+    if (n.pn >= thpn || n.dn >= thdn || s->stopped)
+        return;
+    const int attacker = is_attacker(s, a, d);
+    const uint64_t nodes0 = s->nodes, work0 = n.work;
+    qc_forced_win_result r;
+    uint8_t w[QC_MAX_SEQUENCE];
+    int wlen = 0;
+    if (!attacker && n.kind == K_MOVE) {
+        if (leaf(s, a, d, &r)) {
+            memcpy(w, r.seq, (size_t)r.seq_len);
+            wlen = r.seq_len;
+        } else if (r.length == 0 && r.reached == QC_NONE_AT_ANY_LENGTH) {
+            wlen = -1;
+        }
+    }
+    kid_t kids[QC_CELLS];
+    node_t kn[QC_CELLS];
+    const int k = children(a, d, attacker, kids);
+    s->expansions++;
+    for (int i = 0; i < k; i++)
+        get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
+    for (;;) {
+        int best = 0;
+        uint32_t first = INF + 1, second = INF;
+        uint64_t sum = 0;
+        for (int i = 0; i < k; i++) {
+            const uint32_t v = attacker ? kn[i].pn : kn[i].dn;
+            sum += attacker ? kn[i].dn : kn[i].pn;
+            if (v < first) {
+                second = first;
+                first = v;
+                best = i;
+            } else if (v < second) {
+                second = v;
+            }
+        }
+        if (second > INF)
+            second = INF;
+        const uint32_t total = sum >= INF ? INF : (uint32_t)sum;
+        if (attacker) {
+            n.pn = first;
+            n.dn = n.pn == 0 ? INF : total;
+            if (n.pn == 0)
+                n.best = kids[best].move;
+        } else {
+            n.dn = first;
+            n.pn = n.dn == 0 ? INF : total;
+        }
+        const uint64_t work = work0 + (s->nodes - nodes0);
+        n.work = work >= UINT32_MAX ? UINT32_MAX : (uint32_t)work;
+        put(s, a, d, &n);
+#ifdef QD_TRACE
+        fprintf(stderr, "%*s%s marks %d pn %u dn %u th %u %u k %d best %d(%u,%u) second %u\n", qc_count(a|d)-6, "", attacker ? "OR" : "AND", qc_count(a|d), n.pn, n.dn, thpn, thdn, k, kids[best].move, kn[best].pn, kn[best].dn, second);
+#endif
+        if (n.pn >= thpn || n.dn >= thdn || s->stopped)
+            return;
+        uint32_t cpn, cdn;
+        if (attacker) {
+            cpn = widened(second, thpn);
+            cdn = thdn >= INF ? INF : add_sat(thdn - n.dn, kn[best].dn);
+        } else {
+            cdn = widened(second, thdn);
+            cpn = thpn >= INF ? INF : add_sat(thpn - n.pn, kn[best].pn);
+        }
+        mid(s, kids[best].a, kids[best].d, cpn, cdn);
+        for (int i = 0; i < k; i++)
+            get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
+    }
+}
+
+/* ------------------------------------------------------------------ API */
+
+qd_search *qd_new(qc_mask a, qc_mask d, const qd_options *opt)
+{
+    qd_search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (opt)
+        s->opt = *opt;
+    size_t bytes = s->opt.memory_bytes ? s->opt.memory_bytes : (size_t)256 << 20;
+    if (s->opt.progress_seconds <= 0)
+        s->opt.progress_seconds = 0.25;
+    s->leaf_limit = s->opt.leaf_node_limit ? s->opt.leaf_node_limit : 1000000;
+    /* up to one eighth for the leaves' table of failed positions (24-byte entries) */
+    s->max_leaf_log2 = 10;
+    while (s->max_leaf_log2 < 27 && ((size_t)24 << (s->max_leaf_log2 + 1)) <= bytes / 8)
+        s->max_leaf_log2++;
+    s->max_buckets = 1;
+    while (s->max_buckets * 2 * BUCKET * sizeof(entry_t) <= bytes - ((size_t)24 << s->max_leaf_log2))
+        s->max_buckets *= 2;
+    const size_t buckets = s->max_buckets < 4096 ? s->max_buckets : 4096;
+    s->leaf_log2 = s->max_leaf_log2 < 16 ? s->max_leaf_log2 : 16;
+    s->tt = calloc(buckets * BUCKET, sizeof(entry_t));
+    s->leaf_tt = qc_tt_new(s->leaf_log2);
+    if (!s->tt || !s->leaf_tt) {
+        qd_free(s);
+        return NULL;
+    }
+    s->bucket_mask = buckets - 1;
+    s->root_a = a;
+    s->root_d = d;
+    s->rt = qc_canonical(a, d, &s->ra, &s->rd);
+    s->parity = qc_count(a | d) & 1;
+    return s;
+}
+
+void qd_free(qd_search *s)
+{
+    if (!s)
+        return;
+    free(s->tt);
+    qc_tt_free(s->leaf_tt);
+    free(s);
+}
+
+/* The root's move in its own orientation: the winning move when proven, else the child
+ * with the least proof number (then the greatest disproof number). */
+static int root_move(qd_search *s, const node_t *root)
+{
+    const int back = qc_inverse(s->rt);
+    if (root->pn == 0 && root->kind == K_WIN)
+        return qc_low(qc_threat_cells(s->root_a, s->root_d));
+    if (root->pn == 0 && root->kind == K_FORCED) {
+        qc_forced_win_result r;
+        qc_search_options o = QC_SEARCH_DEFAULTS;
+        qc_forced_win(s->root_a, s->root_d, &o, &r);
+        return r.length > 0 ? r.seq[0] : -1;
+    }
+    if (root->pn == 0 && root->best != NO_MOVE)
+        return qc_transform(back)[root->best];
+    if (root->dn == 0 && root->kind == K_LOST)
+        return -1;
+    kid_t kids[QC_CELLS];
+    const int k = children(s->ra, s->rd, 1, kids);
+    int best = -1;
+    node_t bn = {INF + 1, 0, 0, 0, 0, 0};
+    for (int i = 0; i < k; i++) {
+        node_t kn;
+        if (!probe(s, kids[i].a, kids[i].d, &kn))
+            kn.pn = kn.dn = 1;
+        if (kn.pn < bn.pn || (kn.pn == bn.pn && kn.dn > bn.dn)) {
+            bn = kn;
+            best = i;
+        }
+    }
+    return best < 0 ? -1 : qc_transform(back)[kids[best].move];
+}
+
+int qd_run(qd_search *s, qd_result *out)
+{
+    memset(out, 0, sizeof *out);
+    s->start = now();
+    s->deadline = s->opt.time_limit > 0 ? s->start + s->opt.time_limit : 0;
+    s->next_progress = s->start + s->opt.progress_seconds;
+    s->stopped = QD_SETTLED;
+    mid(s, s->ra, s->rd, INF, INF);
+    node_t root;
+    get(s, s->ra, s->rd, 0, &root);
+    out->status = root.pn == 0 ? QD_WON : root.dn == 0 ? QD_NOT_WON : QD_UNKNOWN;
+    out->stopped = out->status == QD_UNKNOWN ? s->stopped : QD_SETTLED;
+    out->move = root_move(s, &root);
+    out->pn = root.pn;
+    out->dn = root.dn;
+    out->nodes = s->nodes;
+    out->expansions = s->expansions;
+    out->leaf_calls = s->leaf_calls;
+    out->leaf_nodes = s->leaf_nodes;
+    out->leaf_seconds = s->leaf_seconds;
+    out->seconds = now() - s->start;
+    out->table_entries = (s->bucket_mask + 1) * BUCKET;
+    out->table_used = s->used;
+    out->replaced = s->replaced;
+    return out->status;
+}
+
+/* ------------------------------------------------------------------ extraction */
+
+typedef struct {
+    qv_map seen;
+    qd_entry *items;
+    size_t count, cap;
+} extraction_t;
+
+/* The numbers of a proven position, proving it again when it left the table. */
+static int proven(qd_search *s, qc_mask a, qc_mask d, node_t *n)
+{
+    get(s, a, d, 0, n);
+    if (n->pn != 0) {
+        mid(s, a, d, INF, INF);
+        get(s, a, d, 0, n);
+    }
+    return n->pn == 0 && !s->stopped;
+}
+
+static int extract_defender(qd_search *s, extraction_t *e, qc_mask a, qc_mask d);
+
+static int extract_attacker(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
+{
+    const int added = qv_map_put(&e->seen, a, d, 1);
+    if (added <= 0)
+        return added;
+    node_t n;
+    if (!proven(s, a, d, &n))
+        return -1;
+    if (n.kind == K_WIN || n.kind == K_FORCED)
+        return 0;
+    kid_t kids[QC_CELLS];
+    const int k = children(a, d, 1, kids);
+    int choice = -1;
+    if (n.kind == K_MOVE) {
+        /* into a position the strategy already holds, else the proven move with least work */
+        uint64_t least = UINT64_MAX;
+        for (int i = 0; i < k; i++) {
+            node_t kn;
+            if (!probe(s, kids[i].a, kids[i].d, &kn) || kn.pn != 0)
+                continue;
+            const uint64_t w = qv_map_get(&e->seen, kids[i].a, kids[i].d) >= 0 ? 0 : (uint64_t)kn.work + 1;
+            if (w < least) {
+                least = w;
+                choice = i;
+            }
+        }
+        for (int i = 0; i < k && choice < 0; i++)
+            if (kids[i].move == n.best)
+                choice = i;
+        if (choice < 0)
+            return -1;
+        if (e->count == e->cap) {
+            e->cap = e->cap ? 2 * e->cap : 1024;
+            qd_entry *grown = realloc(e->items, e->cap * sizeof *grown);
+            if (!grown)
+                return -1;
+            e->items = grown;
+        }
+        e->items[e->count++] = (qd_entry){a, d, kids[choice].move};
+    } else {
+        choice = 0; /* the block */
+    }
+    return extract_defender(s, e, kids[choice].a, kids[choice].d);
+}
+
+static int extract_defender(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
+{
+    const int added = qv_map_put(&e->seen, a, d, 0);
+    if (added <= 0)
+        return added;
+    node_t n;
+    if (!proven(s, a, d, &n))
+        return -1;
+    if (n.kind == K_DOUBLE)
+        return 0;
+    kid_t kids[QC_CELLS];
+    const int k = children(a, d, 0, kids);
+    for (int i = 0; i < k; i++)
+        if (extract_attacker(s, e, kids[i].a, kids[i].d) < 0)
+            return -1;
+    return 0;
+}
+
+long qd_extract(qd_search *s, qd_entry **entries)
+{
+    extraction_t e = {0};
+    *entries = NULL;
+    if (qv_map_init(&e.seen, 1 << 16) != 0)
+        return -1;
+    s->extracting = 1;
+    s->stopped = QD_SETTLED;
+    const int rc = extract_attacker(s, &e, s->ra, s->rd);
+    s->extracting = 0;
+    qv_map_free(&e.seen);
+    if (rc < 0) {
+        free(e.items);
+        return -1;
+    }
+    *entries = e.items;
+    return (long)e.count;
+}

@@ -1,0 +1,90 @@
+/*
+ * dfpn.h -- depth-first proof-number search (df-pn, Nagai 2002) on the native core:
+ * does the side to move force a win? Plain C11, no Python.
+ *
+ * Node semantics (those of qubic_logic/strategy/solve.py, the readable reference):
+ * the side to move at the root is the attacker. At its turns (OR nodes) it wins at once
+ * with a threat cell, wins by a forced threat sequence (DESIGN.md section 3, settled by
+ * qc_forced_win), must block the defender's single three, or may play any empty cell;
+ * two defender threats or a full board lose. At the defender's turns (AND nodes) every
+ * reply is considered (only the block when the attacker has one three; a double three is
+ * won; a defender three or a full board is lost).
+ *
+ * Positions are keyed by canonical form (qc_canonical, the 192 automorphisms) in a
+ * transposition table of 32-byte entries in buckets of four, doubling up to memory_bytes
+ * (table and leaf table together); when a bucket is
+ * full the entry with the least work below it is replaced, so memory stays within
+ * memory_bytes. Threat-sequence leaves share one qc_tt of failed positions.
+ *
+ * Thread safety: a qd_search is used by one thread at a time; searches share nothing.
+ */
+#ifndef QUBIC_DFPN_H
+#define QUBIC_DFPN_H
+
+#include "qubic_core.h"
+
+#define QD_INFINITY 0x3fffffffu /* proof and disproof numbers saturate here */
+
+enum { QD_UNKNOWN = -1, QD_NOT_WON = 0, QD_WON = 1 };
+enum { QD_SETTLED = 0, QD_TIME_LIMIT, QD_NODE_LIMIT, QD_STOPPED, QD_OUT_OF_MEMORY };
+
+typedef struct {
+    uint64_t nodes;     /* positions evaluated so far */
+    uint32_t pn, dn;    /* the root's proof and disproof numbers */
+} qd_progress;
+
+typedef struct {
+    double time_limit;          /* seconds; 0 = none */
+    uint64_t node_limit;        /* positions evaluated; 0 = none */
+    size_t memory_bytes;        /* transposition tables, both; 0 = 256 MB */
+    uint64_t leaf_node_limit;   /* per threat-sequence search; 0 = 1,000,000 */
+    const volatile int *stop;   /* NULL, or a flag another thread sets non-zero */
+    /* Called about every progress_seconds (0 = 0.25 s) from the searching thread; a
+     * non-zero return stops the search (stopped = QD_STOPPED). NULL: none. */
+    int (*progress)(void *ctx, const qd_progress *p);
+    void *progress_ctx;
+    double progress_seconds;
+} qd_options;
+
+typedef struct {
+    int status;              /* QD_WON, QD_NOT_WON or QD_UNKNOWN */
+    int stopped;             /* QD_SETTLED, or the limit that ended the search */
+    int move;                /* the winning (or most promising) first move, root orientation; -1 none */
+    uint32_t pn, dn;         /* the root's numbers */
+    uint64_t nodes;          /* positions evaluated (re-evaluations after replacement included) */
+    uint64_t expansions;     /* nodes whose children were generated */
+    uint64_t leaf_calls;     /* qc_forced_win calls */
+    uint64_t leaf_nodes;     /* their search nodes */
+    double leaf_seconds;     /* time spent in them */
+    double seconds;          /* whole search */
+    uint64_t table_entries;  /* capacity of the table at the end (it doubles up to memory_bytes) */
+    uint64_t table_used;     /* occupied entries at the end */
+    uint64_t replaced;       /* entries overwritten by others */
+} qd_result;
+
+/* A strategic move of the extracted proof: canonical (attacker, defender) masks and the
+ * attacker's move in that frame. */
+typedef struct {
+    qc_mask a, d;
+    uint8_t move;
+} qd_entry;
+
+typedef struct qd_search qd_search;
+
+/* Bytes per transposition-table entry. */
+size_t qd_entry_bytes(void);
+/* A search of (a, d), `a` to move (any orientation). NULL if out of memory. */
+qd_search *qd_new(qc_mask a, qc_mask d, const qd_options *opt);
+/* Run until the root is settled or a limit; fills *out. Returns out->status. */
+int qd_run(qd_search *s, qd_result *out);
+/*
+ * After QD_WON: the strategy, one entry per strategic position (the attacker's turns that
+ * are not a win, a forced sequence or a block), choosing moves into positions already in
+ * the strategy first, then the proven move with the least work below it. Entries missing
+ * from the table are proved again. Returns the number of entries (*entries malloc'd, the
+ * caller frees), or -1 (out of memory, or the search stopped).
+ */
+long qd_extract(qd_search *s, qd_entry **entries);
+void qd_free(qd_search *s);
+
+#endif /* QUBIC_DFPN_H */

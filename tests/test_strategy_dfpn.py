@@ -1,0 +1,104 @@
+"""The native df-pn search (solvers/dfpn.c) against the Python reference, its limits and its table."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from qubic_logic.bench._positions import random_prefixes
+from qubic_logic.bench.verify import SOLVES
+from qubic_logic.notation import parse_patashnik, parse_position
+from qubic_logic.strategy.solve import DFPN_NATIVE, solve
+from qubic_logic.strategy.verify import verify
+
+pytestmark = pytest.mark.skipif(DFPN_NATIVE is None, reason="the native solver is not built")
+
+QUICK = [(name, p, known) for name, p, known in SOLVES if p.count > 4]
+
+
+@pytest.mark.parametrize("name,position,known", QUICK, ids=[s[0] for s in QUICK])
+def test_native_and_python_agree_on_the_bench_set(name, position, known):
+    native = solve(position, time_limit=120, method="native")
+    python = solve(position, time_limit=120, method="python")
+    assert native.status == python.status == known
+    assert native.extra["solver"] == "native"
+    if known == "won":
+        assert native.move in position.legal_moves() or native.strategy_size == 0
+        for r in (native, python):
+            assert verify(r.strategy, position, jobs=1).verdict == "verified"
+
+
+@pytest.mark.slow
+def test_native_and_python_agree_on_the_four_mark_position():
+    p = parse_patashnik("x2x16o4o")
+    native, python = solve(p, method="native"), solve(p, method="python")
+    assert native.status == python.status == "won"
+    assert verify(native.strategy, p, jobs=1).verdict == "verified"
+
+
+def test_native_and_python_agree_on_generated_positions():
+    settled = 0
+    for p in random_prefixes(14, 40, min_marks=14, max_marks=30):
+        native = solve(p, node_limit=20_000, method="native")
+        python = solve(p, node_limit=20_000, method="python")
+        if "unknown" not in (native.status, python.status):
+            settled += 1
+            assert native.status == python.status, p
+            if native.status == "won":
+                assert verify(native.strategy, p, jobs=1).verdict == "verified", p
+    assert settled >= 20
+
+
+def test_a_small_table_replaces_entries_and_still_extracts_a_verified_proof():
+    p = parse_patashnik("x2x1o6o20o14x")
+    r = solve(p, memory_limit=0.1, method="native")
+    assert r.extra["entry_bytes"] <= 64
+    assert r.extra["table_entries"] * r.extra["entry_bytes"] <= 0.1e6
+    assert r.status == "won" and r.extra["replaced"] > 0
+    assert verify(r.strategy, p, jobs=1).verdict == "verified"
+
+
+def test_searches_in_threads_give_the_same_results():
+    positions = [p for _, p, _ in QUICK]
+    alone = [solve(p, method="native") for p in positions]
+    with ThreadPoolExecutor(2) as pool:
+        together = list(pool.map(lambda p: solve(p, method="native"), positions))
+    assert [(r.status, r.move, r.nodes, r.strategy_size) for r in alone] == \
+           [(r.status, r.move, r.nodes, r.strategy_size) for r in together]
+
+
+def test_ctrl_c_returns_promptly_with_the_partial_result():
+    seen = []
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        r = solve(parse_position("empty"), time_limit=60, progress=lambda n, pn, dn: seen.append(n))
+    finally:
+        timer.cancel()
+    assert r.status == "unknown" and r.stopped_by == "interrupted"
+    assert r.seconds < 10 and r.nodes > 0 and seen and r.move in range(64)
+
+
+def test_either_side_to_move():
+    r = solve(parse_patashnik("o2o1x6o14x20x13x"), method="native")
+    assert r.status == "won" and r.root.to_move == "o"
+    assert verify(r.strategy, r.root, jobs=1).verdict == "verified"
+
+
+def test_cli_solve_verifies_the_minimised_strategy_with_either_solver(tmp_path, capsys):
+    from qubic_logic.cli import main
+    from qubic_logic.strategy import StrategyDictionary
+
+    p = parse_patashnik("x2x1o6x14o20o")
+    for solver in ("native", "python"):
+        out = tmp_path / f"{solver}.dictionary"
+        assert main(["solve", "patashnik:x2x1o6x14o20o", "--solver", solver, "-o", str(out)]) == 0
+        printed = capsys.readouterr().out
+        assert "X to move WINS" in printed and "VERIFIED" in printed
+        assert verify(StrategyDictionary.load(out), p, jobs=1).verdict == "verified"
+    assert main(["solve", "empty", "--node-limit", "300", "--json"]) == 0
+    assert '"stopped_by": "node limit"' in capsys.readouterr().out
