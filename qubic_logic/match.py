@@ -177,37 +177,39 @@ def run_games(
     jobs: int = 1,
     time_limit: float | None = None,
     progress: Callable[[GameRecord], None] | None = None,
-) -> tuple[list[GameRecord], bool]:
-    """Play the games (``jobs`` processes); returns the records in task order and whether all ran.
+) -> tuple[list[GameRecord], str | None]:
+    """Play the games (``jobs`` processes); returns the records in task order and why it stopped early.
 
     Past ``time_limit`` seconds, or on Ctrl-C, the games still running are
-    stopped and the finished ones returned. Unknown player names fail before any game.
+    stopped and the finished ones returned with ``'time limit'`` or
+    ``'interrupted'``; ``None`` when every game ran. Unknown player names fail
+    before any game.
     """
     for x, o, _ in tasks:
         for spec in (x, o):
             make_player(spec)  # raises a clear error for an unknown name or option
     deadline = None if time_limit is None else time.monotonic() + time_limit
     done: dict[int, GameRecord] = {}
-    complete = True
+    stopped = None
     if jobs <= 1:
         try:
             for i, task in enumerate(tasks):
                 if deadline and time.monotonic() > deadline:
-                    complete = False
+                    stopped = "time limit"
                     break
                 done[i] = _play(task)
                 if progress:
                     progress(done[i])
         except KeyboardInterrupt:
-            complete = False
-        return [done[i] for i in sorted(done)], complete
+            stopped = "interrupted"
+        return [done[i] for i in sorted(done)], stopped
     with make_executor("local", jobs) as executor:
         run = executor.run(_play, tasks, time_limit=time_limit)
         for i, record in run:
             done[i] = record
             if progress:
                 progress(record)
-    return [done[i] for i in sorted(done)], run.stopped is None
+    return [done[i] for i in sorted(done)], run.stopped
 
 
 def series_table(result: SeriesResult) -> list[list[str]]:

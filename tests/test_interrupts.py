@@ -86,3 +86,8 @@ def test_win_with_asp():
 def test_claims():
     run = interrupted("claims", low=2, high=10)
     assert run.code == 130 and "interrupted after" in run.err
+
+
+def test_match():
+    run = interrupted("match", "mccarthy:depth=3", "greedy", "--games", "1000", "--jobs", "2", low=3, high=5)
+    assert run.code == 130 and "stopped early by Ctrl-C" in run.err and "games, mean length" in run.out

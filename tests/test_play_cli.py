@@ -137,9 +137,9 @@ def test_reply_rejects_unknown_players_and_finished_games(capsys):
 
 def test_match_processes_give_the_same_games_as_one_process():
     tasks = schedule("greedy", "random", 4, True, seed=3)
-    one, complete1 = run_games(tasks, jobs=1)
-    two, complete2 = run_games(tasks, jobs=2)
-    assert complete1 and complete2
+    one, stopped1 = run_games(tasks, jobs=1)
+    two, stopped2 = run_games(tasks, jobs=2)
+    assert stopped1 is None and stopped2 is None
     assert [(g.x, g.o, g.moves, g.result) for g in one] == [(g.x, g.o, g.moves, g.result) for g in two]
     result = SeriesResult("greedy", "random", one)
     wins = sum(g.result == ("x" if g.x == "greedy" else "o") for g in one)

@@ -27,16 +27,17 @@ from ._common import check_output, positive_int, seconds
 MAX_GAMES = 1_000_000  # games per series (per ordered pair in a round robin)
 
 
-def _run(tasks, args) -> tuple[list[GameRecord], bool]:
+def _run(tasks, args) -> tuple[list[GameRecord], str | None]:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True,
                   disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("games", total=len(tasks))
-        records, complete = run_games(tasks, args.jobs, args.time_limit,
-                                      lambda r: bar.advance(task))
-    if not complete:
-        print(f"stopped early: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
-    return records, complete
+        records, stopped = run_games(tasks, args.jobs, args.time_limit,
+                                     lambda r: bar.advance(task))
+    if stopped:
+        reason = "Ctrl-C" if stopped == "interrupted" else "the time limit"
+        print(f"stopped early by {reason}: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
+    return records, stopped
 
 
 def _check(args: argparse.Namespace, names: list[str]) -> None:
@@ -55,20 +56,20 @@ def run(args: argparse.Namespace) -> int:
         pairs = [(a, b) for a in names for b in names if a != b]
         tasks = [(a, b, args.seed * 100000 + i * 100 + j)
                  for i, (a, b) in enumerate(pairs) for j in range(args.games)]
-        records, _ = _run(tasks, args)
+        records, stopped = _run(tasks, args)
         table = cross_table(records, names)
         print(table)
         if args.table:
             write_atomically(args.table, table + "\n")
         if args.save:
             save_games(args.save, records)
-        return 0
+        return _status(stopped)
     if len(args.players) != 2:
         raise QubicError(f"a match needs two players (got {len(args.players)}); expected "
                          "qubic match A B, or qubic match --round-robin")
     _check(args, args.players)
     a, b = args.players
-    records, _ = _run(schedule(a, b, args.games, args.swap_sides, args.seed), args)
+    records, stopped = _run(schedule(a, b, args.games, args.swap_sides, args.seed), args)
     result = SeriesResult(a, b, records)
     table = Table(title=f"{a} v {b}: {len(records)} games, mean length {result.mean_length():.1f} moves")
     for col in ("player", "side", "wins", "draws", "losses", "time per move"):
@@ -78,7 +79,12 @@ def run(args: argparse.Namespace) -> int:
     Console().print(table)
     if args.save:
         save_games(args.save, records)
-    return 0
+    return _status(stopped)
+
+
+def _status(stopped: str | None) -> int:
+    """Exit status: 130 after Ctrl-C (the finished games were shown and saved), else 0."""
+    return 130 if stopped == "interrupted" else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
