@@ -216,6 +216,9 @@ def test_foreign_corrupt_and_newer_files_are_refused_with_one_line(small_book, t
     damaged.write_bytes(bytes(raw))
     done = qubic("book", "stats", str(damaged), check=False)
     assert done.returncode == 2 and ("damaged" in done.stderr or "not a readable" in done.stderr), done.stderr
+    done = qubic("book", "build", str(tmp_path / "missing" / "b.sqlite"), "--stones", "1", check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "folder" in done.stderr
+    assert "searching" not in done.stderr  # refused before any search starts
 
 
 def test_verify_checks_every_strategy_and_catches_a_tampered_one(small_book, tmp_path):

@@ -13,11 +13,12 @@ from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
 from ..book.verify import verify_book
 from ..book.store import position_name
 from ..notation import format_cell
-from ._common import (_position, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
+from ._common import (_position, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       position_arg, positive_int, print_json, seconds)
 
 
 def run_build(args: argparse.Namespace) -> int:
+    check_output(args.book)  # a new book's folder must exist and be writable before any search
     err = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
