@@ -13,7 +13,8 @@ from pathlib import Path
 
 OUT = Path("out")
 
-STEPS: list[tuple[str, list[str]]] = [
+# (what the step shows, the qubic arguments[, the exit status it should end with, default 0])
+STEPS: list[tuple] = [
     ("McDaniel's plane-17 position (seed 003, L288) with threat cells marked",
      ["show", "1-2,22-52,27-4"]),
     ("Threat cells, forcing moves and major cells of both sides", ["threats", "1-2,22-52,27-4"]),
@@ -26,6 +27,17 @@ STEPS: list[tuple[str, list[str]]] = [
      ["tree", "1-2,22-52,27-4", "--only-winning", "-o", str(OUT / "plane17-tree.html")]),
     ("Patashnik's 1977 proof that X wins, checked end to end (dictionary credited in qubic_logic/data/README.md)",
      ["verify", "dictionary", "qubic_logic/data/patashnik-qubic.dictionary"]),
+    ("A strategy written as ASP rules (X plays on its most open lines), verified against every defence",
+     ["verify", "strategy", "rules/strategies/open-lines.lp", "--root", "xx1oo1x1oo2o8o3x15xxo19x"]),
+    ("McDaniel's 1975 program as X, checked against every defence: the shortest game that beats it",
+     ["verify", "strategy", "player:mcdaniel"], 1),  # exit status 1: refuted, as expected
+    ("The native proof-number search: a winning strategy for a 4-stone position, written and verified",
+     ["solve", "patashnik:x2x16o4o", "-o", str(OUT / "x2x16o4o.dict")]),
+    ("McDaniel's program plays from its stored games (Appendix C), as the seed prints",
+     ["reply", "mcdaniel", "1-2,22-4,27-3", "--notation", "number"]),
+    ("Doake's 1972 learning program: 40 training games against greedy, then what it learned",
+     ["learn", str(OUT / "doake-brain.sqlite"), "--against", "greedy", "--games", "40", "--seed", "1"]),
+    ("", ["learn", str(OUT / "doake-brain.sqlite"), "--report"]),
     ("The seeds' claims recomputed: seed figure against computed figure",
      ["claims", "--only", "automorphisms", "--only", "appendix-b", "--only", "plane-17-trap"]),
     ("A short match: Patashnik's strategy against McDaniel's 1975 program",
@@ -35,11 +47,12 @@ STEPS: list[tuple[str, list[str]]] = [
 
 def main() -> int:
     OUT.mkdir(exist_ok=True)
+    (OUT / "doake-brain.sqlite").unlink(missing_ok=True)  # train from the rule book on every run
     qubic = [sys.executable, "-m", "qubic_logic.cli"]
-    for title, args in STEPS:
-        print(f"\n== {title}\n$ qubic {shlex.join(args)}", flush=True)
+    for title, args, *expected in STEPS:
+        print(f"\n== {title}\n" if title else "", f"$ qubic {shlex.join(args)}", sep="", flush=True)
         status = subprocess.run(qubic + args).returncode
-        if status:
+        if status != (expected[0] if expected else 0):
             print(f"demo step failed with exit status {status}", file=sys.stderr)
             return status
     return 0
