@@ -14,6 +14,7 @@ import pytest
 from qubic_logic.cli import main
 from qubic_logic.errors import DataFormatError, QubicError
 from qubic_logic.match import make_player, play_game
+from qubic_logic.players.doake.appendix import interleave
 from qubic_logic.players.doake.backtrack import analyse
 from qubic_logic.players.doake.board import LINES, START, Board
 from qubic_logic.players.doake.search import THREE, match, search
@@ -28,16 +29,6 @@ QUBIC = [sys.executable, "-m", "qubic_logic.cli"]
 # Appendix Game 1 (L2240-2254): Red moves first and wins; squares 1..64.
 GAME_1_RED = [39, 13, 4, 23, 16, 43, 48, 47, 64, 30]
 GAME_1_WHITE = [1, 26, 42, 7, 27, 15, 8, 35, 32]
-
-
-def interleave(first: list[int], second: list[int]) -> list[int]:
-    """Cells (0..63) of a game from two lists of squares (1..64), ``first`` moving first."""
-    out = []
-    for i, s in enumerate(first):
-        out.append(s - 1)
-        if i < len(second):
-            out.append(second[i] - 1)
-    return out
 
 
 def board_of(computer: list[int], opponent: list[int]) -> Board:

@@ -16,26 +16,13 @@ from qubic_logic.core import shortest_forced_win, threats
 from qubic_logic.geometry import PLANES, cells_of
 from qubic_logic.notation import parse_position
 
+from .docpages import console_examples
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "predicates.md"
 
 
-def _examples() -> dict[str, list[tuple[str, str]]]:
-    """Example id -> [(command, output shown)], from the page's console blocks."""
-    text = DOC.read_text()
-    found = {}
-    for name, block in re.findall(r"<!-- example: ([\w-]+) -->\n```console\n(.*?)```", text, re.DOTALL):
-        runs: list[tuple[str, str]] = []
-        for line in block.splitlines():
-            if line.startswith("$ "):
-                runs.append((line[2:], ""))
-            else:
-                runs[-1] = (runs[-1][0], runs[-1][1] + line + "\n")
-        found[name] = runs
-    return found
-
-
-EXAMPLES = _examples()
+EXAMPLES = console_examples(DOC.read_text())
 
 
 def _run(command: str, capsys) -> str:

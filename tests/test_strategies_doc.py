@@ -11,20 +11,12 @@ import pytest
 
 from qubic_logic.cli import main
 
+from .docpages import console_examples
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "strategies.md").read_text()
 FILES = dict(re.findall(r"<!-- file: ([\w.-]+) -->\n```\n(.*?)```", DOC, re.DOTALL))
-EXAMPLES = dict(re.findall(r"<!-- example: ([\w-]+) -->\n```console\n(.*?)```", DOC, re.DOTALL))
-
-
-def _runs(block: str) -> list[tuple[str, str]]:
-    runs: list[tuple[str, str]] = []
-    for line in block.splitlines():
-        if line.startswith("$ "):
-            runs.append((line[2:], ""))
-        else:
-            runs[-1] = (runs[-1][0], runs[-1][1] + line + "\n")
-    return runs
+EXAMPLES = console_examples(DOC)
 
 
 def _timeless(text: str) -> str:
@@ -47,7 +39,7 @@ def test_the_page_has_its_files_and_examples():
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_example_runs_as_written(name, folder, capsys):
-    for command, shown in _runs(EXAMPLES[name]):
+    for command, shown in EXAMPLES[name]:
         argv = shlex.split(command)
         assert argv[0] == "qubic"
         code = main(argv[1:])

@@ -34,12 +34,21 @@ class AppendixGame:
     def cells(self) -> list[int]:
         """The moves as cells 0..63, in playing order."""
         a, b = (self.red, self.white) if self.first == "red" else (self.white, self.red)
-        out = []
-        for i, s in enumerate(a):
-            out.append(s - 1)
-            if i < len(b):
-                out.append(b[i] - 1)
-        return out
+        return interleave(a, b)
+
+
+def interleave(first: tuple[int, ...] | list[int], second: tuple[int, ...] | list[int]) -> list[int]:
+    """Cells (0..63) of a game from two lists of squares (1..64), ``first`` moving first.
+
+    >>> interleave([1, 22], [2])
+    [0, 1, 21]
+    """
+    out = []
+    for i, s in enumerate(first):
+        out.append(s - 1)
+        if i < len(second):
+            out.append(second[i] - 1)
+    return out
 
 
 GAMES = (
