@@ -158,6 +158,51 @@ def test_verify_streams_progress_then_the_result(client):
     assert result["verdict"] == "refuted" and result["failures"][0]["board"]["count"] == 5
 
 
+def test_a_strategy_is_verified_or_refuted_as_the_judge_does(client):
+    from qubic_logic.cli._game import root_of
+    from qubic_logic.strategy.judge import judge
+    from qubic_logic.strategy.sources import load_strategy
+
+    rules = "citrenbaum-pdp4.pl"
+    offered = client.get("/api/info").json()["strategies"]
+    assert {rules, "open-lines.lp", "player:mcdaniel"} <= set(offered)
+    for name, source, root in [(rules, f"rules/strategies/{rules}", "1-2,4-26,13-6"),
+                               ("player:greedy", "player:greedy", "1-2,22"),
+                               ("open-lines.lp", "rules/strategies/open-lines.lp", "xx1oo1x1oo2o8o3x15xxo19x"),
+                               ("open-lines.pl", "rules/strategies/open-lines.pl", "xx1oo1x1oo2o8o3x15xxo19x")]:
+        r = client.post("/api/verify", json={"strategy": name, "root": root})
+        got = events(r.text)
+        assert r.status_code == 200 and got[-1][0] == "result", got[-1]
+        result = got[-1][1]
+        position, moves = root_of(root)
+        strategy = load_strategy(source)
+        try:
+            expected = judge(strategy, position, root_moves=moves).to_json()
+        finally:
+            strategy.close()
+        assert result["source"] == name
+        for key in ("verdict", "side", "positions", "defender_positions", "by_rule", "strategic_positions"):
+            assert result[key] == expected[key], (name, key)
+        if expected["refutation"]:
+            refutation = result["refutation"]
+            assert refutation["moves"] == expected["refutation"]["moves"]
+            assert refutation["board"]["count"] == len(refutation["moves"])
+            assert refutation["board"]["winner"] == refutation["result"]
+
+
+@pytest.mark.parametrize("body", [
+    {"strategy": "/etc/passwd"},
+    {"strategy": "../strategies/open-lines.lp"},
+    {"strategy": "player:mccarthy:depth=1"},
+    {"strategy": "player:nobody"},
+    {"strategy": "open-lines.lp", "dictionary": "patashnik"},
+    {"strategy": "open-lines.lp", "root": "moves:0,16,1,17,2,18,3"},
+])
+def test_a_strategy_is_named_never_given(client, body):
+    status, answer_ = post(client, "verify", body)
+    assert status == 422 and answer_["field"] in ("strategy", "dictionary", "root"), answer_
+
+
 def test_a_verification_stops_when_its_client_goes_away():
     import httpx
 

@@ -238,6 +238,33 @@ def test_a_verification_streams_progress_and_says_verified(page, tmp_path):
     expect(page.locator(".failure")).to_contain_text("no dictionary move and no forced win")
 
 
+def test_a_strategy_written_as_rules_is_refuted_with_the_game_that_beats_it(page, tmp_path):
+    from qubic_logic.cli._game import root_of
+    from qubic_logic.strategy.judge import judge
+    from qubic_logic.strategy.sources import load_strategy
+
+    root = "1-2,4-26,13-6"
+    strategy = load_strategy("rules/strategies/citrenbaum-pdp4.pl")
+    try:
+        expected = judge(strategy, *root_of(root)[:1], root_moves=root_of(root)[1]).refutation
+    finally:
+        strategy.close()
+    expect = playwright.expect
+    page.goto("/verify?strategy=citrenbaum-pdp4.pl")
+    expect(page.locator('input[value="strategy"]')).to_be_checked()
+    page.fill("#root", root)
+    page.click("#go")
+    expect(page.locator("#verdict")).to_have_text("REFUTED", timeout=60_000)
+    panel = page.locator("#refutation .failure")
+    expect(panel).to_contain_text(f"{expected.result.upper()} wins after {expected.length} moves")
+    expect(panel).to_contain_text(expected.game_text)
+    expect(panel.locator("svg")).to_have_count(1)
+    screenshot(page, "verify-strategy", tmp_path)
+    panel.locator("a").click()  # the game opens on the Play page, both sides human
+    expect(page.locator("#status")).to_contain_text(f"{expected.result.upper()} (human) wins on", timeout=30_000)
+    expect(page.locator("#status")).to_contain_text(f"after {len(expected.moves)} moves")
+
+
 @pytest.mark.slow
 def test_patashnik_s_whole_dictionary_is_verified_in_the_page(page, tmp_path):
     expect = playwright.expect

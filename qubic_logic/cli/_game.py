@@ -6,8 +6,8 @@ import argparse
 import re
 
 from ..errors import NotationError, QubicError
-from ..notation import parse_cell, parse_mcdaniel, parse_moves
-from ..position import Game
+from ..notation import parse_cell, parse_mcdaniel, parse_moves, parse_position
+from ..position import Game, Position
 
 GAME_FORMS = ("McDaniel 1-2,22-52,27 (one move: 1,) | moves:0,1,21 | cells separated by spaces in any "
               "unambiguous notation (.231 .322, 231 322) | empty")
@@ -34,6 +34,22 @@ def parse_game(text: str) -> Game:
         except NotationError as exc:
             raise NotationError(f"{exc}; a game is written as {GAME_FORMS}") from None
     return Game(cells)
+
+
+def root_of(text: str) -> tuple[Position, tuple[int, ...] | None]:
+    """A root position and, when ``text`` is a game (a move list), the moves that reach it.
+
+    A player judged from a root sees those moves as its game; a position in any
+    other notation has no history (None).
+
+    >>> root_of('1-2,22')[1], root_of('xx1oo')[1]
+    ((0, 1, 21), None)
+    """
+    try:
+        game = parse_game(text)
+        return game.position, tuple(game.moves)
+    except QubicError:
+        return parse_position(text), None
 
 
 MAX_GAME_FILE = 100_000  # bytes: a saved game is a few hundred

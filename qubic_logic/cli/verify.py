@@ -26,6 +26,7 @@ from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
 from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
+from ._game import root_of
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}
@@ -158,7 +159,7 @@ STRATEGY_RULES = {"win": "(1) win now", "block": "(2) block a three", "strategy"
 
 def run_strategy(args: argparse.Namespace) -> int:
     root_text = args.root or "empty"
-    root, root_moves = _root(root_text)
+    root, root_moves = root_of(root_text)
     check_output(args.certificate, args.refutation)
     strategy = load_strategy(args.source, args.call_limit)
     console = Console(stderr=True)
@@ -183,19 +184,6 @@ def run_strategy(args: argparse.Namespace) -> int:
     else:
         _print_judgement(j, args)
     return 0 if j.verdict == "verified" else 1
-
-
-def _root(text: str):
-    """The root position and, when the text is a move list, the moves reaching it."""
-    from ._game import parse_game
-    from ..errors import QubicError
-    from ..notation import parse_position
-
-    try:
-        game = parse_game(text)
-        return game.position, tuple(game.moves)
-    except QubicError:
-        return parse_position(text), None
 
 
 def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:

@@ -1,7 +1,7 @@
 """The JSON API under ``/api``: a thin layer over the library (no game logic of its own).
 
-Every request names positions, moves, player names or dictionary text, never
-rules or code. Bad input is answered ``422`` with ``{"error", "field"}``; an
+Every request names positions, moves, player names, shipped strategy rule files
+or dictionary text, never rules or code of its own. Bad input is answered ``422`` with ``{"error", "field"}``; an
 engine call past the time limit ``408``; a verification while another runs
 ``429``. The schema is at ``/openapi.json`` and browsable at ``/docs``.
 """
@@ -20,7 +20,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from .. import CORE_NAME, __version__
-from ..cli._game import parse_game
+from ..cli._game import parse_game, root_of
 from ..cli.play import hint, read_move
 from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
@@ -47,6 +47,7 @@ DEFAULT_SECONDS = 10.0
 MAX_TREE_NODES = 5000
 DICTIONARIES = {"patashnik": "patashnik-qubic.dictionary",
                 "qubic-logic-solved": "qubic-logic-solved.dictionary"}
+STRATEGY_RULES = files("qubic_logic.rules") / "strategies"  # strategies written as rules, shipped
 
 PositionText = Annotated[str, Field(
     max_length=MAX_TEXT, examples=["1-2,22-52,27-4"],
@@ -137,6 +138,10 @@ class VerifyRequest(BaseModel):
     dictionary: Literal["patashnik", "qubic-logic-solved"] | None = None
     text: Annotated[str, Field(max_length=MAX_DICTIONARY)] | None = Field(
         None, description="a dictionary in Patashnik's format (header, dashed line, 'position move' lines)")
+    strategy: Annotated[str, Field(max_length=60)] | None = Field(
+        None, examples=["citrenbaum-pdp4.pl", "player:mcdaniel"],
+        description="a strategy to verify or refute: a shipped rule file (GET /api/info, 'strategies') "
+                    "or a registered player as player:NAME")
     root: PositionText | None = None
 
 
@@ -166,6 +171,7 @@ def info() -> dict:
             "notations": list(CELL_FORMS),
             "cells": {f: [format_cell(c, f) for c in range(64)] for f in CELL_FORMS},
             "edge_kinds": EDGE_KINDS, "dictionaries": list(DICTIONARIES), "puzzle_sources": list(SOURCES),
+            "strategies": strategy_rule_files() + [f"player:{n}" for n in player_names()],
             "limits": {"seconds": MAX_SECONDS, "tree_nodes": MAX_TREE_NODES, "text": MAX_TEXT,
                        "dictionary": MAX_DICTIONARY}}
 
@@ -298,27 +304,55 @@ def shipped_path(name: str) -> Path:
     return Path(str(files("qubic_logic") / "data" / DICTIONARIES[name]))
 
 
+def strategy_rule_files() -> list[str]:
+    """The names of the shipped strategy rule files (ASP and Prolog)."""
+    return sorted(f.name for f in STRATEGY_RULES.iterdir() if f.name.endswith((".lp", ".pl")))
+
+
+def strategy_source(name: str) -> str:
+    """The source the judge loads for a strategy named in a request: a shipped rule file or a player.
+
+    Only names are accepted: a request never brings rules of its own.
+    """
+    if name in strategy_rule_files():
+        return str(STRATEGY_RULES / name)
+    player = name.removeprefix("player:")
+    if name.startswith("player:") and player in player_names():
+        return name
+    raise InputError("strategy", f"unknown strategy {name[:60]!r}; expected one of "
+                                 f"{', '.join(strategy_rule_files())} or player:NAME with NAME one of "
+                                 f"{', '.join(player_names())}")
+
+
 def _event(kind: str, data: dict) -> str:
     return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
 
 
-@router.post("/verify", summary="verify a strategy dictionary; progress and result as server-sent events",
+@router.post("/verify", summary="verify a strategy dictionary or a strategy (shipped rules or a player): "
+                                "progress and result as server-sent events",
              response_class=StreamingResponse,
              responses={200: {"content": {"text/event-stream": {}},
                               "description": "events 'progress' {phase, done, total}, then 'result' "
-                                             "(the verification, failures with boards) or 'error'"}})
+                                             "(a dictionary's verification with failures drawn as boards, or a "
+                                             "strategy's verdict with its refuting game and final board) or "
+                                             "'error'"}})
 async def verify_route(req: VerifyRequest, request: Request) -> StreamingResponse:
-    if (req.dictionary is None) == (req.text is None):
-        raise InputError("dictionary", "give either the name of a shipped dictionary or its text, not both")
+    if sum(x is not None for x in (req.dictionary, req.text, req.strategy)) != 1:
+        raise InputError("dictionary", "give one of: the name of a shipped dictionary, a dictionary's text, "
+                                       "or a strategy")
     path = None if req.dictionary is None else str(shipped_path(req.dictionary))
-    d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary") if path is None else None
-    root = read("root", parse_position, req.root) if req.root else read("text", lambda: d.root) if d else None
+    source = None if req.strategy is None else strategy_source(req.strategy)
+    d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary") if req.text is not None else None
+    if req.root:
+        root = read("root", root_of, req.root)[0] if source else read("root", parse_position, req.root)
+    else:
+        root = read("text", lambda: d.root) if d else None
     if root is not None and root.is_over:
         raise InputError("root", "the root position is already over; expected a live position")
     lock: asyncio.Lock = request.app.state.verifying
     if lock.locked():
         raise Busy("a verification is already running; wait for it to finish")
-    job = VerificationJob(req.text, path, req.root)
+    job = VerificationJob(req.text, path, req.root, source)
 
     async def events():
         async with lock:

@@ -1,7 +1,9 @@
 """A verification for the server, run in its own process group so that it can be stopped.
 
-:func:`qubic_logic.strategy.verify.verify` runs native code and worker
-processes for many seconds; a thread could not be stopped when the client
+A dictionary is checked by :func:`qubic_logic.strategy.verify.verify`, a
+strategy source (a shipped rule file or ``player:NAME``) by
+:func:`qubic_logic.strategy.judge.judge`. Both run native code (and worker
+processes) for many seconds; a thread could not be stopped when the client
 goes away or the server shuts down. A :class:`VerificationJob` runs it in a
 child process (its own process group, workers included) that reports
 ``progress`` and then ``result`` (or ``error``) events on a queue, and
@@ -21,9 +23,13 @@ import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from ..cli._game import root_of
 from ..errors import QubicError
 from ..notation import parse_position
+from ..position import Game
 from ..strategy.dictionary import StrategyDictionary
+from ..strategy.judge import judge
+from ..strategy.sources import load_strategy
 from ..strategy.verify import verify
 from .boards import board
 
@@ -36,22 +42,16 @@ def _interrupt(*_: object) -> None:
     raise KeyboardInterrupt
 
 
-def _run(text: str | None, path: str | None, root: str | None, events: Any) -> None:
+def _run(text: str | None, path: str | None, source: str | None, root: str | None, events: Any) -> None:
     """The child: verify and put its events on the queue; SIGTERM stops it as Ctrl-C would."""
     os.setpgrp()  # a group of its own: stop() can end the workers with it
     signal.signal(signal.SIGTERM, _interrupt)
+
+    def progress(phase: str, done: int, total: int) -> None:
+        events.put(("progress", {"phase": phase, "done": done, "total": total}))
+
     try:
-        d = StrategyDictionary.parse(text, "the pasted dictionary") if text is not None else \
-            StrategyDictionary.load(path)
-        start = parse_position(root) if root else d.root
-        v = verify(d, start, jobs=os.cpu_count(), time_limit=SECONDS,
-                   progress=lambda phase, done, total: events.put(
-                       ("progress", {"phase": phase, "done": done, "total": total})))
-        out = v.to_json()
-        out["failures"] = [{**f.to_json(), "board": board(f.position)} for f in v.failures[:FAILURES_SHOWN]]
-        out["failure_count"] = len(v.failures)
-        out["entries"] = len(d)
-        events.put(("result", out))
+        events.put(("result", _judge(source, root, progress) if source else _verify(text, path, root, progress)))
     except QubicError as exc:
         events.put(("error", {"error": str(exc)}))
     except KeyboardInterrupt:
@@ -60,13 +60,42 @@ def _run(text: str | None, path: str | None, root: str | None, events: Any) -> N
         events.put(("end", None))
 
 
-class VerificationJob:
-    """One verification of dictionary ``text`` (or the file at ``path``) from ``root`` (text, or None)."""
+def _verify(text: str | None, path: str | None, root: str | None, progress: Callable) -> dict:
+    """A dictionary (pasted ``text`` or the shipped file at ``path``) checked from ``root``."""
+    d = StrategyDictionary.parse(text, "the pasted dictionary") if text is not None else StrategyDictionary.load(path)
+    v = verify(d, parse_position(root) if root else d.root, jobs=os.cpu_count(), time_limit=SECONDS,
+               progress=progress)
+    out = v.to_json()
+    out["failures"] = [{**f.to_json(), "board": board(f.position)} for f in v.failures[:FAILURES_SHOWN]]
+    out["failure_count"] = len(v.failures)
+    out["entries"] = len(d)
+    return out
 
-    def __init__(self, text: str | None, path: str | None, root: str | None) -> None:
+
+def _judge(source: str, root: str | None, progress: Callable) -> dict:
+    """A strategy source judged from ``root`` (a game or a position; default the empty board):
+    the verdict, and for a refutation the board it ends on."""
+    position, moves = root_of(root or "empty")
+    strategy = load_strategy(source)
+    try:
+        j = judge(strategy, position, root_moves=moves, time_limit=SECONDS, progress=progress)
+    finally:
+        strategy.close()
+    out = j.to_json()
+    out["source"] = os.path.basename(source)  # the name the page offered, not the server's path
+    if j.refutation is not None:
+        out["refutation"]["board"] = board(Game(list(j.refutation.moves)).position)
+    return out
+
+
+class VerificationJob:
+    """One verification from ``root`` (text, or None): of dictionary ``text``, of the dictionary file
+    at ``path``, or of the strategy ``source`` (a shipped rule file's path or ``player:NAME``)."""
+
+    def __init__(self, text: str | None, path: str | None, root: str | None, source: str | None = None) -> None:
         context = multiprocessing.get_context("spawn")  # the server has threads: do not fork it
         self.events = context.Queue()
-        self.process = context.Process(target=_run, args=(text, path, root, self.events))
+        self.process = context.Process(target=_run, args=(text, path, source, root, self.events))
 
     def _next(self) -> tuple[str, Any] | None:
         try:

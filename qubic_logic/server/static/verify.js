@@ -2,7 +2,8 @@
 'use strict';
 
 const $ = id => document.getElementById(id);
-const RULES = {win: '(1) win now', block: '(2) block a three', dictionary: '(3) dictionary move', forced: '(4) forced win'};
+const RULES = {win: '(1) win now', block: '(2) block a three', dictionary: '(3) dictionary move',
+               strategy: '(3) strategy move', forced: '(4) forced win'};
 const bars = new Map();
 
 function progress({phase, done, total}) {
@@ -18,21 +19,51 @@ function progress({phase, done, total}) {
   label.textContent = `${done.toLocaleString()} / ${total.toLocaleString()}`;
 }
 
+function figures(rows) {
+  $('figures').replaceChildren(...rows.map(([k, v]) => Q.el('tr', {}, Q.el('th', {}, k), Q.el('td', {}, v))));
+}
+
+function byRule(r) {
+  return Object.entries(r.by_rule).map(([k, n]) => [RULES[k], n.toLocaleString()]);
+}
+
 function result(r) {
   $('verdict').textContent = r.verdict.toUpperCase();
   $('verdict').className = 'verdict ' + (r.verdict === 'verified' ? 'good' : 'bad');
+  if (r.source !== undefined) return judgement(r);
   const rows = [['positions up to symmetry (attacker to move)', r.positions.toLocaleString()],
                 ['after its move', r.defender_positions.toLocaleString()],
-                ...Object.entries(RULES).map(([k, name]) => [name, r.by_rule[k].toLocaleString()]),
+                ...byRule(r),
                 ['longest forced sequence needed', r.longest_forced + ' moves'],
                 ['dictionary entries', r.entries.toLocaleString()],
                 ['time', `${r.seconds} s on ${r.jobs} core(s) [${r.engine}]`]];
   if (r.failure_count) rows.push(['failures', r.failure_count.toLocaleString()]);
-  $('figures').replaceChildren(...rows.map(([k, v]) => Q.el('tr', {}, Q.el('th', {}, k), Q.el('td', {}, v))));
+  figures(rows);
   $('failures').replaceChildren(...r.failures.map(f => Q.el('div', {class: 'panel failure'},
     Q.el('div', {}, `${f.position || '(empty board)'}: ${f.reason}`),
     Q.el('div', {class: 'note'}, 'moves: ' + (f.moves.join(' ') || '(the root)')),
     Q.board(f.board, {size: 18}))));
+}
+
+// A strategy's verdict: its figures, and for a refutation the game that beats it, ending on its board.
+function judgement(r) {
+  const rows = [['strategy', r.source], ['side', r.side.toUpperCase()], ['root', r.root || '(empty board)'],
+                ['positions up to symmetry (strategy to move)', r.positions.toLocaleString()],
+                ['after its move', r.defender_positions.toLocaleString()], ...byRule(r),
+                ['strategic positions (its own moves)', r.strategic_positions.toLocaleString()],
+                ['time', `${r.seconds} s`]];
+  if (r.verdict === 'unknown') rows.push(['stopped by', r.stopped], ['opponent choices left open', r.open.toLocaleString()]);
+  figures(rows);
+  const f = r.refutation;
+  if (!f) return;
+  const outcome = f.result === 'draw' ? 'a draw' : f.result === 'no move' ? 'the strategy has no move'
+    : `${f.result.toUpperCase()} wins`;
+  $('refutation').replaceChildren(Q.el('div', {class: 'panel failure'},
+    Q.el('div', {}, `${outcome} after ${f.length} moves` +
+      (r.shortest_proven ? ' (the shortest game)' : ' (the shortest game found)') + `: ${f.reason}`),
+    Q.el('div', {class: 'note'}, 'game: ' + f.mcdaniel),
+    Q.el('a', {href: '/play?x=human&o=human&moves=' + encodeURIComponent(f.mcdaniel)}, 'replay it on the Play page'),
+    Q.board(f.board, {size: 18})));
 }
 
 async function run(ev) {
@@ -41,10 +72,12 @@ async function run(ev) {
   $('phases').replaceChildren();
   $('figures').replaceChildren();
   $('failures').replaceChildren();
+  $('refutation').replaceChildren();
   $('verdict').textContent = 'verifying…';
   $('verdict').className = 'verdict';
-  const shipped = document.querySelector('input[name=what]:checked').value === 'shipped';
-  const body = shipped ? {dictionary: $('shipped').value} : {text: $('text').value};
+  const what = document.querySelector('input[name=what]:checked').value;
+  const body = what === 'shipped' ? {dictionary: $('shipped').value}
+    : what === 'strategy' ? {strategy: $('strategy').value} : {text: $('text').value};
   if ($('root').value.trim()) body.root = $('root').value.trim();
   $('go').disabled = true;
   try {
@@ -77,6 +110,13 @@ async function main() {
   Q.nav('verify');
   const info = await Q.load();
   for (const d of info.dictionaries) $('shipped').append(Q.el('option', {value: d}, d));
+  for (const s of info.strategies) $('strategy').append(Q.el('option', {value: s}, s));
+  $('strategy').addEventListener('change', () => { document.querySelector('input[value=strategy]').checked = true; });
+  const asked = Q.param('strategy');
+  if (info.strategies.includes(asked)) {
+    $('strategy').value = asked;
+    document.querySelector('input[value=strategy]').checked = true;
+  }
   $('text').addEventListener('input', () => { document.querySelector('input[value=text]').checked = true; });
   $('form').addEventListener('submit', run);
 }
