@@ -36,6 +36,8 @@ runs, where they give the same games and the same brain.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
@@ -207,6 +209,22 @@ def _load_native() -> ModuleType | None:
 
 
 NATIVE: ModuleType | None = _load_native()
+
+
+@contextmanager
+def python_matcher() -> Iterator[None]:
+    """Within the block, ``search``, ``match`` and ``sugoal`` run the Python reference (not thread-safe).
+
+    >>> with python_matcher():
+    ...     NATIVE is None
+    True
+    """
+    global NATIVE
+    saved, NATIVE = NATIVE, None
+    try:
+        yield
+    finally:
+        NATIVE = saved
 
 
 def match(board: Board, pattern: Pattern, literal: bool = False) -> int:
