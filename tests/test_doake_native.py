@@ -1,7 +1,8 @@
-"""Doake's native matcher (solvers/doake.c) against the Python reference in search.py.
+"""Doake's fast paths against their readable references: the native matcher (solvers/doake.c)
+against search.py's Python SEARCH, and the backtrack's win-in-one scan against the listing's loop.
 
-The C twin must not change a single decision: the same matches on random boards, and the same
-seeded training games leaving the same brain as the reference (computed here, never stored).
+They must not change a single decision: the same matches on random boards, and the same seeded
+training games leaving the same brain as the reference (computed here, never stored).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qubic_logic.players.doake import search as doake_search
+from qubic_logic.players.doake.backtrack import _wins_in_one
 from qubic_logic.players.doake.board import COMPUTER, LINES, OPPONENT, Board
 from qubic_logic.players.doake.search import (match, python_match, python_matcher, python_search,
                                               python_sugoal, search, sugoal)
@@ -18,7 +20,7 @@ from qubic_logic.players.doake.store import Brain
 from qubic_logic.players.doake.tables import RULE_BOOK, TEST_SIZE
 from qubic_logic.players.doake.train import train
 
-pytestmark = pytest.mark.skipif(doake_search.NATIVE is None, reason="the native matcher is not built")
+needs_native = pytest.mark.skipif(doake_search.NATIVE is None, reason="the native matcher is not built")
 
 # Line sums a pattern names: blanks, one to three counters of a side, and mixed lines.
 SUMS = st.sampled_from([0, 1, 2, 3, 5, 6, 10, 11, 15, 7, 4, 20])
@@ -51,10 +53,28 @@ def patterns(draw, board: Board | None = None) -> tuple[int, ...]:
     return tuple(sums) + (-1,) * (5 - n)
 
 
+def listing_wins_in_one(board: Board, value: int) -> int:
+    """L73–75 as written: a test counter on each blank square in turn, every line re-summed."""
+    for s in range(1, 65):
+        if not board.move[s]:
+            for j in range(1, 77):
+                if board.sums[j] + (value if s in LINES[j] else 0) == 4 * value:
+                    return j
+    return 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards(), st.sampled_from([COMPUTER, OPPONENT]))
+def test_wins_in_one_follows_the_listing_loop(board, value):
+    assert _wins_in_one(board, value) == listing_wins_in_one(board, value)
+
+
+@needs_native
 def test_native_lines_are_the_documented_numbering():
     assert doake_search.NATIVE.lines() == LINES[1:]
 
 
+@needs_native
 @settings(max_examples=500, deadline=None)
 @given(boards(), st.data(), st.booleans())
 def test_match_agrees_with_the_reference(board, data, literal):
@@ -62,6 +82,7 @@ def test_match_agrees_with_the_reference(board, data, literal):
     assert match(board, pattern, literal) == python_match(board, pattern, literal)
 
 
+@needs_native
 @settings(max_examples=300, deadline=None)
 @given(boards(), st.data(), st.booleans(), st.booleans())
 def test_search_and_sugoal_agree_with_the_reference(board, data, listing, literal):
@@ -72,6 +93,7 @@ def test_search_and_sugoal_agree_with_the_reference(board, data, listing, litera
     assert sugoal(board, sutest) == python_sugoal(board, sutest)
 
 
+@needs_native
 def test_a_board_with_a_known_pattern_matches_in_both():
     board = Board()
     for s in (1, 2, 10, 13):  # 10 on lines 1 (1,2,3,4) and 9 (4,7,10,13), meeting at blank 4
@@ -81,6 +103,7 @@ def test_a_board_with_a_known_pattern_matches_in_both():
     assert found.m11 == [(4, 5)] == python_search(board, list(RULE_BOOK) + [(10, 10, -1, -1, -1)], True).m11
 
 
+@needs_native
 def test_bad_arguments_are_refused():
     native = doake_search.NATIVE
     with pytest.raises(TypeError, match="77 line sums"):
@@ -110,11 +133,13 @@ def _same_training(tmp_path, against: str, games: int, reading: str, seed: int =
 
 @pytest.mark.parametrize("against, reading", [("greedy", "plausible"), ("greedy", "literal"),
                                               ("self", "plausible"), ("hp67", "plausible")])
+@needs_native
 def test_seeded_training_gives_the_same_games_and_brain_as_the_reference(tmp_path, against, reading):
     brain = _same_training(tmp_path, against, 25, reading)
     assert brain.tables().learned() > 0  # something was learned, so the patterns were used
 
 
+@needs_native
 @pytest.mark.slow
 def test_training_with_a_full_test_table_gives_the_same_games_as_the_reference(tmp_path):
     brain = _same_training(tmp_path, "greedy", 180, "plausible", seed=9)  # TEST full after game 108
