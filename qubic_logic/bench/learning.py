@@ -1,7 +1,8 @@
 """Learning: Doake's program, training games per second against ``greedy`` (one core).
 
 Three seeded runs of 400 training games into a fresh brain in a temporary folder (SQLite, one
-transaction per game, as ``qubic learn`` does), each game timed and counted under "TEST filling"
+transaction per game, as ``qubic learn`` does), each game timed (wall clock, and CPU time of this
+process, which other jobs on a shared machine do not inflate) and counted under "TEST filling"
 until the game that fills TEST (32 columns) and under "TEST full" after it: the program slows
 down as it learns, since SEARCH matches every pattern in every look-ahead. Then, from each run's
 full brain, the same 20 seeded games are played with the native matcher and with the Python
@@ -45,16 +46,17 @@ def _replay(tables: Tables, first: int, games: int, seed: int) -> tuple[float, l
 def run(console: Console, quick: bool = False) -> dict:
     games, runs, replayed = (40, 1, 3) if quick else (400, 3, 20)
     rates: dict[str, list[float]] = {"TEST filling": [], "TEST full": [], "all": []}
+    cpu_rates: dict[str, list[float]] = {name: [] for name in rates}
     ratios, full_at, load = [], [], [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="qubic-bench-learn-") as tmp:
         for seed in range(runs):
             brain = Brain(Path(tmp, f"b{seed}.sqlite"), create=True)
-            times: list[float] = []
-            last = [time.perf_counter()]
+            times: list[tuple[float, float]] = []  # (wall, CPU) seconds per game
+            last = [(time.perf_counter(), time.process_time())]
 
             def tick(row: GameRow) -> None:
-                now = time.perf_counter()
-                times.append(now - last[0])
+                now = (time.perf_counter(), time.process_time())
+                times.append((now[0] - last[0][0], now[1] - last[0][1]))
                 last[0] = now
 
             summary = train(brain, OPPONENT, games, seed=seed, progress=tick)
@@ -65,7 +67,8 @@ def run(console: Console, quick: bool = False) -> dict:
             cut = full if full is not None else len(times)
             for name, part in (("TEST filling", times[:cut]), ("TEST full", times[cut:]), ("all", times)):
                 if part:
-                    rates[name].append(len(part) / sum(part))
+                    rates[name].append(len(part) / sum(wall for wall, _ in part))
+                    cpu_rates[name].append(len(part) / max(sum(cpu for _, cpu in part), 1e-9))
             if NATIVE is not None:
                 native = _replay(tables, summary.played + 1, replayed, seed)
                 with python_matcher():
@@ -77,14 +80,16 @@ def run(console: Console, quick: bool = False) -> dict:
     load.append(os.getloadavg()[0])
     table = Table(title=f"training games per second v {OPPONENT} ({runs} seeded runs of {games} games, "
                         "fresh brain, SQLite)")
-    for column in ("games", "median games/s", "min", "max"):
+    for column in ("games", "median games/s", "min", "max", "median games/CPU-s"):
         table.add_column(column, justify="right")
     for name, values in rates.items():
-        cells = (f"{statistics.median(values):.1f}", f"{min(values):.1f}", f"{max(values):.1f}") if values else ("-",) * 3
+        cells = ((f"{statistics.median(values):.1f}", f"{min(values):.1f}", f"{max(values):.1f}",
+                  f"{statistics.median(cpu_rates[name]):.1f}") if values else ("-",) * 4)
         table.add_row(name, *cells)
     console.print(table)
     console.print(f"TEST full after game {full_at} (per run; None: not yet)")
     result = {k: statistics.median(v) if v else None for k, v in rates.items()}
+    result.update({f"{k} (CPU)": statistics.median(v) if v else None for k, v in cpu_rates.items()})
     if ratios:
         result["native speed-up"] = statistics.median(ratios)
         console.print(f"native matcher v the Python reference on the same {replayed} games from each run's "
