@@ -215,8 +215,9 @@ NATIVE: ModuleType | None = _load_native()
 def python_matcher() -> Iterator[None]:
     """Within the block, ``search``, ``match`` and ``sugoal`` run the Python reference (not thread-safe).
 
+    >>> from qubic_logic.players.doake import search as here
     >>> with python_matcher():
-    ...     NATIVE is None
+    ...     here.NATIVE is None
     True
     """
     global NATIVE
