@@ -50,6 +50,12 @@ setup(
             include_dirs=["solvers"],
             extra_compile_args=FLAGS,
         ),
+        Extension(
+            "qubic_logic._doake",
+            sources=["solvers/doake.c", "solvers/doake_module.c"],
+            include_dirs=["solvers"],
+            extra_compile_args=FLAGS,
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...position import Position
-from .board import COMPUTER, LINES, OPPONENT, Board
+from .board import COMPUTER, LINES, OPPONENT, THROUGH, Board
 from .tables import Pattern, Tables, describe
 
 MAX_LINES = 5  # TEST holds five sums; ROWNO(5)
@@ -73,14 +73,27 @@ class Lesson:
 
 
 def _wins_in_one(board: Board, value: int) -> int:
-    """The first line (1..76) a ``value`` counter on a blank square would complete, or 0."""
+    """The first line (1..76) a ``value`` counter on a blank square would complete, or 0.
+
+    The listing (L73–75) puts a test counter on each blank square 1..64 in turn and re-sums
+    every line 1..76, taking the first line of four: the lines through the square that the
+    counter completes, and any line already of four elsewhere (none in a real game).
+
+    >>> b = Board()
+    >>> for s in (1, 2, 3, 17, 33): b.put(s, COMPUTER)
+    >>> _wins_in_one(b, COMPUTER), _wins_in_one(b, OPPONENT)
+    (1, 0)
+    """
     target = 4 * value
+    sums = board.sums
+    four = [j for j in range(1, 77) if sums[j] == target]
     for s in range(1, 65):
         if board.move[s]:
             continue
-        for j in range(1, 77):  # L73–75: every line is re-summed with the test counter on s
-            if board.sums[j] + (value if s in LINES[j] else 0) == target:
-                return j
+        lines = [j for j in THROUGH[s] if sums[j] + value == target]
+        lines += [j for j in four if s not in LINES[j]]
+        if lines:
+            return min(lines)
     return 0
 
 

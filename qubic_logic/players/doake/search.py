@@ -20,13 +20,29 @@ TEST2; ``literal=True`` keeps TEST3, under which two-line patterns such as
 >>> for s in (1, 2, 10, 13): b.put(s, 5)   # 10 on 1,2,3,4 and on 4,7,10,13: they meet at blank 4
 >>> match(b, (10, 10, -1, -1, -1)), match(b, (10, 10, -1, -1, -1), literal=True)
 (4, 0)
+
+**Native twin.** ``search``, ``match`` and ``sugoal`` run the C matcher
+``qubic_logic._doake`` (solvers/doake.c) when the native core is in charge
+(``core.CORE_NAME == 'native'``; ``QUBIC_CORE=python`` forces the fallback).
+The ``python_*`` functions below are the readable reference it follows step
+for step; tests hold the two equal on random boards and on seeded training
+runs, where they give the same games and the same brain.
+
+>>> from .tables import Tables
+>>> test = Tables().test + [(10, 10, -1, -1, -1)]
+>>> python_search(b, test).m1, search(b, test).m1, python_search(b, test).m3
+(4, 4, 5)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import ModuleType
 
+from ...core import CORE_NAME
 from .board import LINE_BITS, LINES, THROUGH, Board
 from .tables import Pattern
 
@@ -100,7 +116,7 @@ def _needed(pattern: Pattern, literal: bool) -> tuple[tuple[int, int], ...]:
     return tuple((t, sums.count(t)) for t in set(sums))
 
 
-def match(board: Board, pattern: Pattern, literal: bool = False, scan: Scan | None = None) -> int:
+def python_match(board: Board, pattern: Pattern, literal: bool = False, scan: Scan | None = None) -> int:
     """The key square M1 of the first realisation of ``pattern`` on ``board``, or 0."""
     scan = scan or Scan(board)
     second = pattern[2] if literal else pattern[1]
@@ -130,7 +146,7 @@ def match(board: Board, pattern: Pattern, literal: bool = False, scan: Scan | No
     return 0
 
 
-def search(board: Board, test: list[Pattern], listing: bool = False, literal: bool = False) -> Found:
+def python_search(board: Board, test: list[Pattern], listing: bool = False, literal: bool = False) -> Found:
     """SEARCH: fours and threes first (TEST columns 1–4), then columns 5.. in order.
 
     Returns at the first hit unless ``listing`` (M4 false), which lists one
@@ -158,7 +174,7 @@ def search(board: Board, test: list[Pattern], listing: bool = False, literal: bo
         found.m11.append((found.m1, THREE))
         break
     for column in range(4, len(test)):
-        key = match(board, test[column], literal, scan)
+        key = python_match(board, test[column], literal, scan)
         if key:
             if not listing:
                 return Found(key, 0, column + 1, line=found.line)
@@ -168,7 +184,7 @@ def search(board: Board, test: list[Pattern], listing: bool = False, literal: bo
     return Found(0, 0, 0, found.m11, found.line) if listing else Found()
 
 
-def sugoal(board: Board, sutest: list[Pattern]) -> tuple[int, int]:
+def python_sugoal(board: Board, sutest: list[Pattern]) -> tuple[int, int]:
     """SUGOAL: ``(M1, column)`` of the first SUTEST pattern on the board, or ``(0, 0)``.
 
     It scans the whole board, like SEARCH, so the trial square need not take
@@ -176,7 +192,59 @@ def sugoal(board: Board, sutest: list[Pattern]) -> tuple[int, int]:
     """
     scan = Scan(board)
     for column, pattern in enumerate(sutest, 1):
-        key = match(board, tuple(pattern) + (-1, -1), False, scan)
+        key = python_match(board, tuple(pattern) + (-1, -1), False, scan)
         if key:
             return key, column
     return 0, 0
+
+
+def _load_native() -> ModuleType | None:
+    if CORE_NAME != "native":
+        return None
+    try:
+        from ... import _doake  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _doake
+
+
+NATIVE: ModuleType | None = _load_native()
+
+
+@contextmanager
+def python_matcher() -> Iterator[None]:
+    """Within the block, ``search``, ``match`` and ``sugoal`` run the Python reference (not thread-safe).
+
+    >>> from qubic_logic.players.doake import search as here
+    >>> with python_matcher():
+    ...     here.NATIVE is None
+    True
+    """
+    global NATIVE
+    saved, NATIVE = NATIVE, None
+    try:
+        yield
+    finally:
+        NATIVE = saved
+
+
+def match(board: Board, pattern: Pattern, literal: bool = False) -> int:
+    """The key square M1 of the first realisation of ``pattern`` on ``board``, or 0 (see :func:`python_match`)."""
+    if NATIVE is None:
+        return python_match(board, pattern, literal)
+    return NATIVE.match(board.sums, board.occupied >> 1, pattern, literal)
+
+
+def search(board: Board, test: list[Pattern], listing: bool = False, literal: bool = False) -> Found:
+    """SEARCH (see :func:`python_search`), native when built."""
+    if NATIVE is None:
+        return python_search(board, test, listing, literal)
+    m1, m2, m3, line, m11 = NATIVE.search(board.sums, board.occupied >> 1, test, listing, literal)
+    return Found(m1, m2, m3, m11, line)
+
+
+def sugoal(board: Board, sutest: list[Pattern]) -> tuple[int, int]:
+    """SUGOAL (see :func:`python_sugoal`), native when built."""
+    if NATIVE is None:
+        return python_sugoal(board, sutest)
+    return NATIVE.first_match(board.sums, board.occupied >> 1, sutest, False)
