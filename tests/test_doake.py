@@ -428,3 +428,27 @@ def test_the_literal_reading_misses_the_pattern_the_plausible_one_plays():
     literal = Selector(tables, literal=True).choose(board, own_moves=7)
     assert plausible.square == 47 and plausible.column == 5
     assert literal.column == 0 and "10,5,10" not in literal.why  # L1857 read as TEST3: 10,5,10 is unseen
+
+
+def test_a_game_of_qubic_play_teaches_a_brain_with_learn_on(tmp_path, capsys):
+    brain = tmp_path / "b.sqlite"
+    for game in (1, 2):
+        assert main(["play", "--x", f"doake:brain={brain},learn=on,seed={game}", "--o", "hp67"]) == 0
+        assert f"learned from game {game} of {brain}" in capsys.readouterr().out
+    store = Brain(str(brain))
+    try:
+        rows, stored = store.games(), store.tables()
+    finally:
+        store.close()
+    assert [(r.number, r.opponent, r.side) for r in rows] == [(1, "hp67", "x"), (2, "hp67", "x")]
+    expected = Tables()  # the same two games analysed into the rule book, in order
+    for row in rows:
+        lesson = analyse(Game(row.moves).position, row.moves, "x", expected, row.number)
+        assert lesson.summary() == row.lesson
+        assert row.result == ("win" if Game(row.moves).position.winner == "x" else "loss")
+    assert stored.learned() == expected.learned()
+    assert [t.pattern for t in stored.tests] == [t.pattern for t in expected.tests]
+    for bad, message in [("doake:learn=on", "needs a brain"), (f"doake:brain={brain},learn=yes", "learn=on or"),
+                         (f"doake:brain={tmp_path}/no/b.sqlite,learn=on", "does not exist")]:
+        assert main(["play", "--x", bad, "--o", "greedy"]) == 2
+        assert message in capsys.readouterr().err

@@ -108,7 +108,17 @@ class Session:
             self.console.print(f"{self.who(side)} plays {format_cell(move.cell, self.notation)}: "
                                f"{move.explain(self.notation)}")
             self.show()
+        self.tell_the_end()
         return self.result()
+
+    def tell_the_end(self) -> None:
+        """Tell each program that the game is over (Doake's learns from it) and print what it says."""
+        for side, player in self.players.items():
+            game_over = getattr(player, "game_over", None)
+            if game_over is not None:
+                said = game_over(self.game, side, self.names["o" if side == "x" else "x"])
+                if said:
+                    self.console.print(f"{self.who(side)}: {said}")
 
     def human_turn(self, side: str) -> None:
         try:

@@ -48,7 +48,12 @@ class Move:
 
 
 class Player(Protocol):
-    """Anything with a ``name`` and ``choose(game) -> Move``."""
+    """Anything with a ``name`` and ``choose(game) -> Move``.
+
+    A player may also define ``game_over(game, side, opponent) -> str | None``:
+    ``qubic play`` calls it when a game the player played ends (a learning
+    program learns there) and prints what it returns.
+    """
 
     name: str
 

@@ -6,9 +6,12 @@ square of the first TEST pattern on the board (either colour), a random
 strong square as its first move, then the better of an opponent and a
 computer look-ahead, SUGOAL and the counter scoring method. Without a brain
 it knows only the rule book (four and three in a row); ``brain=FILE`` plays
-with the patterns a ``qubic learn`` run stored (read-only: play and match
-never change a brain). ``reading=literal`` keeps the listing's bugs where
-they change play; ``seed`` draws the first strong square.
+with the patterns a ``qubic learn`` run stored (read-only: match and reply
+never change a brain). With ``learn=on`` a game of ``qubic play`` teaches
+the brain (created when absent) as a training game does: the backtrack
+analysis runs when the game ends and the game is stored with its lesson.
+``reading=literal`` keeps the listing's bugs where they change play; ``seed``
+draws the first strong square.
 
 Explanations name squares in Doake's 1..64 numbering (cell + 1).
 
@@ -19,14 +22,17 @@ Explanations name squares in Doake's 1..64 numbering (cell + 1).
 
 from __future__ import annotations
 
+import os
 import random
 
 from ...errors import QubicError
 from ...position import Game
+from ...saving import check_writable
 from ..base import Move, register
+from .backtrack import analyse
 from .board import Board
 from .select import Choice, Selector
-from .store import Brain
+from .store import Brain, GameRow
 from .tables import Tables
 
 READINGS = ("plausible", "literal")
@@ -53,11 +59,18 @@ class DoakePlayer:
 
     name = "doake"
 
-    def __init__(self, brain: str | None = None, reading: str = "plausible", seed: int | None = None) -> None:
+    def __init__(self, brain: str | None = None, reading: str = "plausible", seed: int | None = None,
+                 learn: str = "off") -> None:
         literal = check_reading(reading)
-        if brain is None:
-            tables = Tables()
-        else:
+        if learn not in ("on", "off"):
+            raise QubicError(f"doake option learn={learn!r}: expected learn=on or learn=off")
+        self.brain, self.reading, self.learn = brain, reading, learn == "on"
+        if self.learn and brain is None:
+            raise QubicError("doake option learn=on needs a brain to learn into; expected doake:brain=FILE,learn=on")
+        if self.learn:
+            check_writable(brain)
+        tables = Tables()
+        if brain is not None and (not self.learn or os.path.exists(brain)):
             store = Brain(str(brain), read_only=True)
             try:
                 tables = store.tables()
@@ -68,3 +81,24 @@ class DoakePlayer:
     def choose(self, game: Game) -> Move:
         choice = choose(self.selector, game)
         return Move(choice.square - 1, choice.why)
+
+    def game_over(self, game: Game, side: str, opponent: str) -> str | None:
+        """With ``learn=on``: analyse the finished ``game`` (played as ``side``) into the brain.
+
+        The brain's tables are read again first, so games another process stored
+        meanwhile are kept; the game and its lesson are one transaction.
+        """
+        if not self.learn:
+            return None
+        store = Brain(str(self.brain), create=True)
+        try:
+            tables = store.tables()
+            number = store.game_count() + 1
+            p = game.position
+            lesson = analyse(p, list(game.moves), side, tables, number, self.reading == "literal")
+            result = "draw" if p.winner is None else "win" if p.winner == side else "loss"
+            store.record_game(GameRow(number, opponent, side, list(game.moves), result, None, lesson.summary(),
+                                      tables.learned()), tables, self.reading)
+        finally:
+            store.close()
+        return f"learned from game {number} of {self.brain}: {lesson.summary()}"
