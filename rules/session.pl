@@ -84,14 +84,17 @@ qubic_first(Module, Xs, Os, Seconds, Value, Status, Message) :-
 
 %!  qubic_first_masks(+Module, +XLow, +XHigh, +OLow, +OHigh, +Millis, -Value, -Status, -Message) is det.
 %   qubic_first/7 with the position as the 32-bit halves of X's and O's masks and the time
-%   limit in milliseconds: small integers, which the foreign interface passes without parsing.
+%   limit in milliseconds: small integers, which the foreign interface passes without parsing;
+%   Message is an atom.
 qubic_first_masks(Module, XLow, XHigh, OLow, OHigh, Millis, Value, Status, Message) :-
-    mask_cells(XHigh << 32 \/ XLow, Xs),
-    mask_cells(OHigh << 32 \/ OLow, Os),
+    X is XHigh << 32 \/ XLow, mask_cells(X, Xs),
+    O is OHigh << 32 \/ OLow, mask_cells(O, Os),
     Seconds is Millis / 1000,
-    qubic_first(Module, Xs, Os, Seconds, Value, Status, Message).
+    qubic_first(Module, Xs, Os, Seconds, Value, Status, Text),
+    atom_string(Message, Text).
 
-mask_cells(Mask, Cells) :- findall(C, ( between(0, 63, C), Mask >> C /\ 1 =:= 1 ), Cells).
+mask_cells(0, []) :- !.
+mask_cells(Mask, [C|Cs]) :- C is lsb(Mask), Rest is Mask xor (1 << C), mask_cells(Rest, Cs).
 
 limited_call(Seconds, Goal) :- Seconds > 0, !, call_with_time_limit(Seconds, Goal).
 limited_call(_, Goal) :- call(Goal).

@@ -89,8 +89,8 @@ def _release_thread_engine() -> None:
 _FIRST: list = []  # session:qubic_first_masks/9, looked up once
 
 
-def _first_masks(module: str, x: int, o: int, millis: int) -> tuple[int, str]:
-    """``session:qubic_first_masks/9`` through SWI-Prolog's foreign interface: the value and status.
+def _first_masks(module: str, x: int, o: int, millis: int) -> tuple[int, str, str]:
+    """``session:qubic_first_masks/9`` through SWI-Prolog's foreign interface: value, status, message.
 
     No goal text to parse and no answer terms to convert: pyswip's ``query`` costs about
     0.4 ms a call, this a few tens of microseconds. The caller holds :data:`_LOCK`.
@@ -111,12 +111,13 @@ def _first_masks(module: str, x: int, o: int, millis: int) -> tuple[int, str]:
             pl.PL_put_integer(args + i, number)
         query = pl.PL_open_query(None, pl.PL_Q_NODEBUG | pl.PL_Q_CATCH_EXCEPTION, _FIRST[0], args)
         try:
-            if not pl.PL_next_solution(query):
-                return -1, "error"
-            value, status = c_int(), c_char_p()
+            if not pl.PL_next_solution(query):  # qubic_first_masks/9 is det: cannot happen
+                return -1, "error", "session:qubic_first_masks/9 failed"
+            value, status, message = c_int(), c_char_p(), c_char_p()
             pl.PL_get_integer(args + 6, byref(value))
             pl._lib.PL_get_atom_chars(args + 7, byref(status))
-            return value.value, status.value.decode()
+            pl._lib.PL_get_atom_chars(args + 8, byref(message))
+            return value.value, status.value.decode(), message.value.decode(errors="replace")
         finally:
             pl.PL_cut_query(query)
     finally:
@@ -211,22 +212,17 @@ class PrologSession:
         millis = max(round(time_limit * 1000), 1) if time_limit else 0
         with _LOCK:
             try:
-                value, status = _first_masks(self.module, position.x, position.o, millis)
-                if status == "ok":
-                    return None if value == -1 else value
-                seconds = millis / 1000
-                (answer,) = list(_prolog.query(  # the rare failure again, through pyswip for its message
-                    f"session:qubic_first({self.module}, {cells_of(position.x)}, {cells_of(position.o)}, "
-                    f"{seconds}, V, S, M)"))
-                status = _text(answer["S"])
+                value, status, message = _first_masks(self.module, position.x, position.o, millis)
             finally:
                 _release_thread_engine()
+        if status == "ok":
+            return None if value == -1 else value
         if status == "timeout":
             raise QueryTimeout(f"prolog engine (SWI-Prolog): play(C) gave no answer within the time limit "
                                f"of {time_limit} s")
         if status == "not_a_cell":
-            raise RuleError(f"play(C) gave C = {_text(answer['M'])}; expected a cell 0..63")
-        raise RuleError(f"play(C) raised an error: {_text(answer['M'])}")
+            raise RuleError(f"play(C) gave C = {message}; expected a cell 0..63")
+        raise RuleError(f"play(C) raised an error: {message}")
 
 
 class PrologEngine(Engine):

@@ -42,7 +42,7 @@ from ..errors import IllegalPositionError, QubicError
 from ..executor import Executor
 from ..position import Position, Side
 from .dictionary import Entry
-from .judge import NO_BOUND, Judgement, Refutation, _Search
+from .judge import CORE, NO_BOUND, Judgement, Refutation, _Search
 from .sources import CALL_LIMIT, Strategy, check_source, game_moves, load_strategy
 from .verify import Witness
 
@@ -102,10 +102,25 @@ def _round(task: Round) -> tuple[_Search, list, int]:
         search = _Search(_strategy(task.source, task.call_limit), root, task.root_moves, task.side, task.pure,
                          None, 0)  # unbounded, whatever the round's bound: every round splits the same way
         search.begin()
-        search.search(frontier=task.units)
-        frontier = [heapq.heappop(search.heap) for _ in range(len(search.heap))]
+        frontier = _opening(search, task.units)
         _rounds[task.name] = (search, frontier, len(search.seen))
     return _rounds[task.name]
+
+
+def _opening(search: _Search, units: int) -> list:
+    """Search until ``units`` distinct opponent choices are open (or none is left); those choices,
+    each position once up to symmetry, best first. The heap is left empty."""
+    while True:
+        frontier, keys = [], set()
+        for item in sorted(search.heap):
+            key = CORE.canonical(item[3], item[4])[:2]
+            if key not in keys and key not in search.seen:
+                keys.add(key)
+                frontier.append(item)
+        if len(frontier) >= units or not frontier or search.j.stopped:
+            search.heap = []
+            return frontier
+        search.search(frontier=len(search.heap) + 1)  # settle the best open choice, at least
 
 
 def judge_unit(unit: tuple[Round, int]) -> UnitResult:
