@@ -282,7 +282,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "OUT.witnesses")
     s.add_argument("--refutation", metavar="OUT", default=None,
                    help="when refuted: write the game (McDaniel move list) to OUT")
-    executor_args(s)
+    executor_args(s, jobs=1)  # one process by default: workers re-explore the positions their subtrees share
     json_arg(s)
     s.set_defaults(func=run_strategy)
 

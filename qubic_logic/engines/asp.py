@@ -348,8 +348,12 @@ class AspSession:
     """
 
     def __init__(self, program: str = "", files: Iterable[str | Path] = (), *,
-                 rules: Iterable[str] = CORE_RULES[:2], arguments: Sequence[str] = ()) -> None:
-        self.ctl, self.messages = control(f"{program}\n{POSITION_EXTERNALS}", files, rules, None, arguments)
+                 rules: Iterable[str] = CORE_RULES[:2], arguments: Sequence[str] = (), sliced: bool = False) -> None:
+        files, rules = list(files), list(rules)
+        program = f"{program}\n{POSITION_EXTERNALS}"
+        self.ctl, self.messages = control(program, files, () if sliced else rules, None, arguments)
+        if sliced:  # only the project rules the program and files use (see slicing)
+            self._add_needed(rules, program, files)
         ground(self.ctl, self.messages, [("base", [])])
         self.warnings = self.messages.warnings
         self._marks = {side: [self.literal(clingo.Function(side, [clingo.Number(c)])) for c in range(64)]
@@ -357,6 +361,19 @@ class AspSession:
         for side in ("x", "o"):
             for c in range(64):
                 self.ctl.assign_external(clingo.Function(side, [clingo.Number(c)]), None)  # free: set by assumptions
+
+    def _add_needed(self, rules: list[str], program: str, files: list[str | Path]) -> None:
+        from clingo import ast
+
+        from .slicing import needed
+
+        user: list = []
+        ast.parse_string(program, user.append)
+        ast.parse_files([str(f) for f in files], user.append)
+        library = "\n".join(rule_path(name, "lp").read_text() for name in rules)
+        with ast.ProgramBuilder(self.ctl) as builder:
+            for statement in needed(library, user):
+                builder.add(statement)
 
     def ground(self, parts: Sequence[tuple[str, Sequence]]) -> None:
         """Ground more parts, kept for every later call."""

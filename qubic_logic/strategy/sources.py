@@ -147,7 +147,7 @@ class AspStrategy(Strategy):
         path = _rule_file(source)
         if probe:  # else the caller has run check_source
             check_grounding([path], time_limit)
-        self.session = AspSession(files=[path], rules=("geometry", "threats"))
+        self.session = AspSession(files=[path], rules=("geometry", "threats"), sliced=True)
         self.session.ctl.configuration.solve.models = 0  # optimisation: go on to the optimal model
         self._plays = [(a.literal, a.symbol) for a in self.session.ctl.symbolic_atoms.by_signature("play", 1)]
         if not self._plays:
