@@ -292,3 +292,19 @@ def test_two_dask_workers_give_the_counts_of_one_process():
     with make_executor("dask", 2) as executor:
         two = judge_on(executor, source, root)
     assert _counts(two) == _counts(one) and two.jobs == 2
+
+
+def test_a_sliced_session_answers_as_the_whole_rules(tmp_path):
+    """Dropping the project rules a strategy does not use changes no answer (engines/slicing.py)."""
+    from qubic_logic.engines.asp import AspSession
+
+    rules = _write(tmp_path, "uses.lp", "block(C) :- counter_threat(S, C), to_move(S).\n"
+                                        "fork(C) :- major_cell(S, C), to_move(S).\n"
+                                        "play(C) :- block(C).\nplay(C) :- fork(C), not block(_).\n"
+                                        "#show play/1. #show fork/1.\n")
+    whole = AspSession(files=[rules], rules=("geometry", "threats"))
+    sliced = AspSession(files=[rules], rules=("geometry", "threats"), sliced=True)
+    assert len(sliced.ctl.symbolic_atoms) < len(whole.ctl.symbolic_atoms)
+    answers = [(whole.solve(p).atoms, sliced.solve(p).atoms) for p, _ in generated_games(300, seed=5)]
+    assert [a for a in answers if a[0] != a[1]] == []
+    assert sum(bool(a[0][0]) for a in answers) > 20  # the rules do choose moves
