@@ -182,21 +182,6 @@ def run_strategy(args: argparse.Namespace) -> int:
     return 0 if j.verdict == "verified" else 1
 
 
-def _judge(args: argparse.Namespace, root, root_moves, progress) -> Judgement:
-    """The judgement in this process (``--jobs 1``) or on the executor's workers."""
-    options = dict(side=args.side, root_moves=root_moves, pure=args.pure, time_limit=args.time_limit,
-                   progress=progress)
-    if args.jobs == 1 and args.executor == "local" and not args.scheduler:
-        strategy = load_strategy(args.source, args.call_limit)
-        try:
-            return judge(strategy, root, **options)
-        finally:
-            strategy.close()
-    # workers start fresh interpreters: each opens its own clingo or SWI-Prolog session
-    with make_executor(args.executor, args.jobs, scheduler=args.scheduler, start_method="spawn") as executor:
-        return judge_on(executor, args.source, root, call_limit=args.call_limit, **options)
-
-
 def _root(text: str):
     """The root position and, when the text is a move list, the moves reaching it."""
     from ._game import parse_game
@@ -237,6 +222,21 @@ def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
         print(f"  certificate: {len(j.choices):,} strategic moves written to {args.certificate} (check with "
               f"qubic verify dictionary {args.certificate}), {len(j.witnesses):,} forced wins to "
               f"{args.certificate}.witnesses")
+
+
+def _judge(args: argparse.Namespace, root, root_moves, progress) -> Judgement:
+    """The judgement in this process (``--jobs 1``) or on the executor's workers."""
+    options = dict(side=args.side, root_moves=root_moves, pure=args.pure, time_limit=args.time_limit,
+                   progress=progress)
+    if args.jobs == 1 and args.executor == "local" and not args.scheduler:
+        strategy = load_strategy(args.source, args.call_limit)
+        try:
+            return judge(strategy, root, **options)
+        finally:
+            strategy.close()
+    # workers start fresh interpreters: each opens its own clingo or SWI-Prolog session
+    with make_executor(args.executor, args.jobs, scheduler=args.scheduler, start_method="spawn") as executor:
+        return judge_on(executor, args.source, root, call_limit=args.call_limit, **options)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
