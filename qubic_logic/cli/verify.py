@@ -27,7 +27,8 @@ from ..strategy.judge_jobs import judge_on
 from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
-from ._common import _position, check_output, executor_args, json_arg, positive_int, print_json, seconds
+from ._common import executor_args
+from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}
