@@ -308,3 +308,11 @@ def test_a_sliced_session_answers_as_the_whole_rules(tmp_path):
     answers = [(whole.solve(p).atoms, sliced.solve(p).atoms) for p, _ in generated_games(300, seed=5)]
     assert [a for a in answers if a[0] != a[1]] == []
     assert sum(bool(a[0][0]) for a in answers) > 20  # the rules do choose moves
+
+
+def test_workers_stopped_early_leave_no_traceback():
+    """A refutation or the time limit stops the other workers at once; nothing of theirs is printed."""
+    out = qubic("verify", "strategy", "player:citrenbaum-general", "--jobs", "2", "--time-limit", "4")
+    assert out.returncode == 1 and out.stderr == ""
+    assert out.stdout.startswith("player:citrenbaum-general: ") and "on 2 workers" in out.stdout
+    assert "REFUTED" in out.stdout or "UNKNOWN — stopped (time limit)" in out.stdout
