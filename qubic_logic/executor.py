@@ -66,6 +66,10 @@ class UnitRun:
         self.done += 1
         return item
 
+    def close(self) -> None:
+        """Stop the units still running or waiting (the caller has what it needs); ``stopped`` stays None."""
+        self._results.close()
+
 
 class Executor(ABC):
     """Runs ``fn(unit)`` for many units on ``jobs`` workers; see the module docstring."""

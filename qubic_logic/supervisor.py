@@ -219,15 +219,18 @@ class Supervisor:
     def stop(self) -> None:
         """Kill the worker now (a later call starts a new one)."""
         process, self._process = self._process, None
+        if process is not None:  # killed before its pipe closes: a worker busy sending a result
+            # must not see the broken pipe (it would print a traceback); its group (what it
+            # started), and itself, in case it was stopped before it made its own group
+            for kill in (os.killpg, os.kill):
+                try:
+                    kill(process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         if self._conn is not None:
             self._conn.close()
             self._conn = None
         if process is not None:
-            for kill in (os.killpg, os.kill):  # its group (what it started), and itself, in case it
-                try:  # was stopped before it made its own group
-                    kill(process.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
             process.join()
 
     close = stop

@@ -10,7 +10,7 @@ Used by qubic_logic.engines.prolog; users need not load it.
 Json = '[{"X":1},{"X":2}]', Status = ok, Message = ''.
 ==
 */
-:- module(session, [qubic_load/2, qubic_load/3, qubic_run/6, qubic_first/7]).
+:- module(session, [qubic_load/2, qubic_load/3, qubic_run/6, qubic_first/7, qubic_first_masks/9]).
 :- use_module(library(time)).
 
 :- dynamic captured/1.
@@ -81,6 +81,20 @@ qubic_first(Module, Xs, Os, Seconds, Value, Status, Message) :-
     threats:set_position(Xs, Os),
     catch(( limited_call(Seconds, first_play(Module, C)), answer(C, Value, Status, Message) ), E,
           ( Value = -1, error_status(E, Status, Message) )).
+
+%!  qubic_first_masks(+Module, +XLow, +XHigh, +OLow, +OHigh, +Millis, -Value, -Status, -Message) is det.
+%   qubic_first/7 with the position as the 32-bit halves of X's and O's masks and the time
+%   limit in milliseconds: small integers, which the foreign interface passes without parsing;
+%   Message is an atom.
+qubic_first_masks(Module, XLow, XHigh, OLow, OHigh, Millis, Value, Status, Message) :-
+    X is XHigh << 32 \/ XLow, mask_cells(X, Xs),
+    O is OHigh << 32 \/ OLow, mask_cells(O, Os),
+    Seconds is Millis / 1000,
+    qubic_first(Module, Xs, Os, Seconds, Value, Status, Text),
+    atom_string(Message, Text).
+
+mask_cells(0, []) :- !.
+mask_cells(Mask, [C|Cs]) :- C is lsb(Mask), Rest is Mask xor (1 << C), mask_cells(Rest, Cs).
 
 limited_call(Seconds, Goal) :- Seconds > 0, !, call_with_time_limit(Seconds, Goal).
 limited_call(_, Goal) :- call(Goal).

@@ -48,3 +48,14 @@ def test_example_runs_as_written(name, folder, capsys):
         assert code == (1 if "REFUTED" in shown else 0)
     if name == "refute":
         assert (folder / "beaten.game").read_text() == "1-2,4-26,13-6,16-22,23-38,54-14,10-50\n"
+
+
+def test_qubic_claims_points_to_the_players_verdicts(capsys):
+    from qubic_logic.claims.report import markdown
+
+    assert main(["claims", "--only", "automorphisms"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # the table wraps its caption
+    assert "won every game" in out and "docs/strategies.md" in out and "The seeds' players, judged" in out
+    assert "strategies.md#the-seeds-players-judged" in markdown([])
+    section = DOC.split("## The seeds' players, judged")[1].split("\n## ")[0]
+    assert "| `mcdaniel` | REFUTED |" in section and "Citrenbaum" in section and "McDaniel" in section

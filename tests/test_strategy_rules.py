@@ -213,17 +213,106 @@ def test_open_lines_wins_from_patashniks_position_in_both_languages(tmp_path):
     assert check_witnesses(load_certificate(tmp_path / "open.witnesses"), "asp", jobs=1) == []
 
 
-def test_ctrl_c_reports_what_was_found_and_writes_nothing(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_reports_what_was_found_and_writes_nothing(tmp_path, jobs):
     import signal
     import time
 
     child = subprocess.Popen([sys.executable, "-m", "qubic_logic.cli", "verify", "strategy", "player:mccarthy",
-                              "--certificate", str(tmp_path / "cert")], stdout=subprocess.PIPE,
+                              "--jobs", jobs, "--certificate", str(tmp_path / "cert")], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(4)
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=120)
     assert child.returncode == 1 and "Traceback" not in err
-    assert "UNKNOWN — stopped (interrupted)" in out and "most promising line: 1-" in out
+    assert "UNKNOWN — stopped (interrupted)" in out and "opponent choices left open" in out
+    if jobs == "1":  # one process knows its open choices; workers stopped at once report what finished
+        assert "most promising line: 1-" in out
     assert not (tmp_path / "cert").exists()
+
+
+# ------------------------------------------------------------------ several workers
+
+
+def _counts(j) -> tuple:
+    return j.verdict, j.positions, j.defender_positions, j.by_rule, sorted(e.text() for e in j.choices), \
+        len(j.witnesses)
+
+
+@pytest.mark.parametrize("source,root", [
+    (str(RULES / "open-lines.lp"), "xx1oo1x1oo2o8o3x15xxo19x"),  # clingo
+    (str(RULES / "open-lines.pl"), "xx1oo1x1oo2o8o3x15xxo19x"),  # SWI-Prolog
+    (PDP4, "1-2"),  # refuted
+])
+def test_two_workers_give_the_verdict_and_counts_of_one_process(source, root):
+    from qubic_logic.executor import make_executor
+    from qubic_logic.strategy.judge_jobs import judge_on
+
+    game = Game(_moves(root)) if "-" in root else None
+    position = game.position if game else parse_position(root)
+    moves = game.moves if game else None
+    one = judge(load_strategy(source), position, root_moves=moves)
+    with make_executor("local", 2, start_method="spawn") as executor:
+        two = judge_on(executor, source, position, root_moves=moves)
+    assert two.jobs == 2
+    if one.verdict == "verified":
+        assert _counts(two) == _counts(one)
+    else:  # the same shortest game length, proven in both
+        assert (two.verdict, two.shortest_proven, two.refutation.length) == (one.verdict, True, one.refutation.length)
+        replay = Game(list(two.refutation.moves))
+        assert replay.position.winner == two.refutation.result == "o"
+
+
+def test_a_compiled_dictionary_verifies_on_two_workers_with_the_same_counts(tmp_path):
+    from qubic_logic.strategy.compile import dictionary_rules
+    from qubic_logic.strategy.dictionary import patashnik_dictionary
+    from qubic_logic.strategy.verify import pruned
+
+    root = parse_position("x2x1o16o28o8x")
+    small = pruned(patashnik_dictionary(), verify(patashnik_dictionary(), root, jobs=1))
+    (tmp_path / "small.pl").write_text(dictionary_rules(small, "part of Patashnik's dictionary"))
+    outs = [json.loads(qubic("verify", "strategy", str(tmp_path / "small.pl"), "--root", "x2x1o16o28o8x",
+                             "--jobs", jobs, "--json", "--certificate", str(tmp_path / f"{jobs}.dict")).stdout)
+            for jobs in ("1", "2")]
+    for out in outs:
+        out.pop("seconds"), out.pop("written")
+    assert outs[0].pop("jobs") == 1 and outs[1].pop("jobs") == 2
+    assert outs[0] == outs[1] and outs[0]["positions"] == 1706 and outs[0]["verdict"] == "verified"
+    certificates = [StrategyDictionary.load(tmp_path / f"{jobs}.dict") for jobs in ("1", "2")]
+    assert sorted(e.text() for e in certificates[0].entries) == sorted(e.text() for e in certificates[1].entries)
+
+
+def test_two_dask_workers_give_the_counts_of_one_process():
+    from qubic_logic.executor import make_executor
+    from qubic_logic.strategy.judge_jobs import judge_on
+
+    source, root = str(RULES / "open-lines.pl"), parse_position("xx1oo1x1oo2o8o3x15xxo19x")
+    one = judge(load_strategy(source), root)
+    with make_executor("dask", 2) as executor:
+        two = judge_on(executor, source, root)
+    assert _counts(two) == _counts(one) and two.jobs == 2
+
+
+def test_a_sliced_session_answers_as_the_whole_rules(tmp_path):
+    """Dropping the project rules a strategy does not use changes no answer (engines/slicing.py)."""
+    from qubic_logic.engines.asp import AspSession
+
+    rules = _write(tmp_path, "uses.lp", "block(C) :- counter_threat(S, C), to_move(S).\n"
+                                        "fork(C) :- major_cell(S, C), to_move(S).\n"
+                                        "play(C) :- block(C).\nplay(C) :- fork(C), not block(_).\n"
+                                        "#show play/1. #show fork/1.\n")
+    whole = AspSession(files=[rules], rules=("geometry", "threats"))
+    sliced = AspSession(files=[rules], rules=("geometry", "threats"), sliced=True)
+    assert len(sliced.ctl.symbolic_atoms) < len(whole.ctl.symbolic_atoms)
+    answers = [(whole.solve(p).atoms, sliced.solve(p).atoms) for p, _ in generated_games(300, seed=5)]
+    assert [a for a in answers if a[0] != a[1]] == []
+    assert sum(bool(a[0][0]) for a in answers) > 20  # the rules do choose moves
+
+
+def test_workers_stopped_early_leave_no_traceback():
+    """A refutation or the time limit stops the other workers at once; nothing of theirs is printed."""
+    out = qubic("verify", "strategy", "player:citrenbaum-general", "--jobs", "2", "--time-limit", "4")
+    assert out.returncode == 1 and out.stderr == ""
+    assert out.stdout.startswith("player:citrenbaum-general: ") and "on 2 workers" in out.stdout
+    assert "REFUTED" in out.stdout or "UNKNOWN — stopped (time limit)" in out.stdout

@@ -3,8 +3,9 @@
 The strategy is Citrenbaum's PDP-4 rule set, shipped as rules/strategies/citrenbaum-pdp4.lp
 and .pl and as the player ``citrenbaum-pdp4:preset=seven-file``; the positions are every
 position of seeded greedy-v-greedy games (``bench.players.positions``). Rows: the ASP session
-(rules ground once, the position as externals solved under assumptions), the Prolog session
-(rules consulted once, the position asserted), the Python player, and today's one-off paths
+(the project rules the strategy uses ground once, the position as externals solved under
+assumptions), the Prolog session (rules consulted once, the position asserted, the call made
+through the foreign interface), the Python player, and the one-off paths
 (a fresh clingo Control ground for each position; a Prolog query that reloads the file). Every
 source must give the player's move. Issue 11's targets: ASP <= 2 ms, Prolog <= 0.5 ms median.
 """

@@ -116,10 +116,11 @@ def cell(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def executor_args(parser: argparse.ArgumentParser, prefix: str = "") -> None:
-    """``--jobs``, ``--executor local|dask`` and ``--scheduler ADDRESS`` (see :mod:`qubic_logic.executor`)."""
-    parser.add_argument("--jobs", type=positive_int, default=None, metavar="J",
-                        help=f"{prefix}worker processes (default: every core)")
+def executor_args(parser: argparse.ArgumentParser, prefix: str = "", jobs: int | None = None) -> None:
+    """``--jobs`` (default ``jobs``, None: every core), ``--executor local|dask`` and ``--scheduler
+    ADDRESS`` (see :mod:`qubic_logic.executor`)."""
+    parser.add_argument("--jobs", type=positive_int, default=jobs, metavar="J",
+                        help=f"{prefix}worker processes (default: {jobs or 'every core'})")
     parser.add_argument("--executor", choices=EXECUTORS, default="local",
                         help=f"{prefix}where work units run: local processes (default) or a Dask cluster")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",

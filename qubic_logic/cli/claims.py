@@ -14,7 +14,7 @@ from rich.table import Table
 from ..claims import load_claims
 from ..claims.catalog import Claim
 from ..claims.runner import ClaimResult, run_claim
-from ..claims.report import figures_text, markdown, verdict
+from ..claims.report import PLAYED_CLAIMS, figures_text, markdown, verdict
 from ..errors import QubicError
 from ..supervisor import Supervisor
 from ._common import memory_limit_arg, print_json, seconds
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         sys.stdout.write(markdown(results))
     else:
-        table = Table(title="The seeds' claims, recomputed", show_lines=True)
+        table = Table(title="The seeds' claims, recomputed", show_lines=True, caption=PLAYED_CLAIMS)
         for col in ("claim", "source", "seed", "computed", "verdict", "why"):
             table.add_column(col, overflow="fold")
         for r in results:

@@ -21,10 +21,13 @@ from ..notation import format_mcdaniel, format_patashnik
 from ..saving import write_atomically
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.dictionary import StrategyDictionary
+from ..executor import make_executor
 from ..strategy.judge import Judgement, judge
+from ..strategy.judge_jobs import judge_on
 from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
+from ._common import executor_args
 from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
 from ._game import root_of
 
@@ -161,14 +164,9 @@ def run_strategy(args: argparse.Namespace) -> int:
     root_text = args.root or "empty"
     root, root_moves = root_of(root_text)
     check_output(args.certificate, args.refutation)
-    strategy = load_strategy(args.source, args.call_limit)
     console = Console(stderr=True)
-    try:
-        with _progress_bar(console) if console.is_terminal else nullcontext() as bar:  # an error stays one line
-            j = judge(strategy, root, side=args.side, root_moves=root_moves, pure=args.pure,
-                      time_limit=args.time_limit, progress=_Tasks(bar) if bar else None)
-    finally:
-        strategy.close()
+    with _progress_bar(console) if console.is_terminal else nullcontext() as bar:  # an error stays one line
+        j = _judge(args, root, root_moves, _Tasks(bar) if bar else None)
     written = []
     if args.certificate and j.verdict == "verified":
         j.certificate().save(args.certificate)
@@ -206,13 +204,28 @@ def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
         print(f"  {j.open:,} opponent choices left open; most promising line: "
               f"{format_mcdaniel(list(j.promising)) if j.promising else 'none'}")
     print(f"  {j.positions:,} positions up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
-          f"{j.seconds:.2f} s")
+          f"{j.seconds:.2f} s on {j.jobs} {'worker' if j.jobs == 1 else 'workers'}")
     for rule in STRATEGY_RULES:
         print(f"  {STRATEGY_RULES[rule]:<22} {j.by_rule[rule]:>9,}")
     if j.verdict == "verified" and args.certificate:
         print(f"  certificate: {len(j.choices):,} strategic moves written to {args.certificate} (check with "
               f"qubic verify dictionary {args.certificate}), {len(j.witnesses):,} forced wins to "
               f"{args.certificate}.witnesses")
+
+
+def _judge(args: argparse.Namespace, root, root_moves, progress) -> Judgement:
+    """The judgement in this process (``--jobs 1``) or on the executor's workers."""
+    options = dict(side=args.side, root_moves=root_moves, pure=args.pure, time_limit=args.time_limit,
+                   progress=progress)
+    if args.jobs == 1 and args.executor == "local" and not args.scheduler:
+        strategy = load_strategy(args.source, args.call_limit)
+        try:
+            return judge(strategy, root, **options)
+        finally:
+            strategy.close()
+    # workers start fresh interpreters: each opens its own clingo or SWI-Prolog session
+    with make_executor(args.executor, args.jobs, scheduler=args.scheduler, start_method="spawn") as executor:
+        return judge_on(executor, args.source, root, call_limit=args.call_limit, **options)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -258,6 +271,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "OUT.witnesses")
     s.add_argument("--refutation", metavar="OUT", default=None,
                    help="when refuted: write the game (McDaniel move list) to OUT")
+    executor_args(s, jobs=1)  # one process by default: workers re-explore the positions their subtrees share
     json_arg(s)
     s.set_defaults(func=run_strategy)
 

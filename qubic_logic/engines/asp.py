@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import clingo
+import clingo.ast
 
 from ..core import ForcedWin, Threats
 from ..errors import QueryTimeout, RuleError
@@ -348,8 +349,12 @@ class AspSession:
     """
 
     def __init__(self, program: str = "", files: Iterable[str | Path] = (), *,
-                 rules: Iterable[str] = CORE_RULES[:2], arguments: Sequence[str] = ()) -> None:
-        self.ctl, self.messages = control(f"{program}\n{POSITION_EXTERNALS}", files, rules, None, arguments)
+                 rules: Iterable[str] = CORE_RULES[:2], arguments: Sequence[str] = (), sliced: bool = False) -> None:
+        files, rules = list(files), list(rules)
+        program = f"{program}\n{POSITION_EXTERNALS}"
+        self.ctl, self.messages = control(program, files, () if sliced else rules, None, arguments)
+        if sliced:  # only the project rules the program and files use (see slicing)
+            self._add_needed(rules, program, files)
         ground(self.ctl, self.messages, [("base", [])])
         self.warnings = self.messages.warnings
         self._marks = {side: [self.literal(clingo.Function(side, [clingo.Number(c)])) for c in range(64)]
@@ -357,6 +362,19 @@ class AspSession:
         for side in ("x", "o"):
             for c in range(64):
                 self.ctl.assign_external(clingo.Function(side, [clingo.Number(c)]), None)  # free: set by assumptions
+
+    def _add_needed(self, rules: list[str], program: str, files: list[str | Path]) -> None:
+        from clingo import ast
+
+        from .slicing import needed
+
+        user: list = []
+        ast.parse_string(program, user.append)
+        ast.parse_files([str(f) for f in files], user.append)
+        library = "\n".join(rule_path(name, "lp").read_text() for name in rules)
+        with ast.ProgramBuilder(self.ctl) as builder:
+            for statement in needed(library, user):
+                builder.add(statement)
 
     def ground(self, parts: Sequence[tuple[str, Sequence]]) -> None:
         """Ground more parts, kept for every later call."""
@@ -451,7 +469,10 @@ class AspEngine(Engine):
 
     def _search(self, position: Position, max_length: int | None, deadline: float | None,
                 time_limit: float | None, searched: list[int]) -> tuple[int | None, tuple[int, ...]]:
-        ctl, messages = control(f"{geometry_facts()}\n{_FORCING_SHOW}", rules=CORE_RULES[1:], position=position)
+        ctl, messages = control(position=position)
+        with clingo.ast.ProgramBuilder(ctl) as builder:
+            for statement in _forcing_program():
+                builder.add(statement)
         ground(ctl, messages, [("base", [])])
 
         def run(assumptions: Sequence[int] = ()) -> AspResult:
@@ -495,6 +516,17 @@ def geometry_facts() -> str:
     """
     facts = solve("#show cell/1. #show line/1. #show line_cells/5. #show in_line/2.", rules=("geometry",))
     return " ".join(f"{atom}." for atom in facts.atoms[0])
+
+
+@cache
+def _forcing_program() -> tuple:
+    """The geometry facts, threats.lp and forcing.lp, parsed once per process (parsing the text
+    was an eighth of a forced-win query)."""
+    statements: list = []
+    text = "\n".join([geometry_facts(), *(rule_path(name, "lp").read_text() for name in CORE_RULES[1:]),
+                      _FORCING_SHOW])
+    clingo.ast.parse_string(text, statements.append)
+    return tuple(statements)
 
 
 def _query(t: int) -> clingo.Symbol:

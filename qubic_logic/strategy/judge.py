@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..core import core_module
@@ -49,6 +50,8 @@ CORE = core_module()
 RULES = ("win", "block", "strategy", "forced")
 FULL = (1 << 64) - 1
 TFS_LIMIT = 2.0  # seconds for one opponent forced-win search (longer: the node is expanded instead)
+NO_BOUND = 65  # longer than any game: every refutation is looked for
+OPPONENT = "opponent"  # what settles a position with the opponent to move (see _Search.seen)
 Progress = Callable[[str, int, int], None]
 
 
@@ -105,6 +108,7 @@ class Judgement:
     open: int = 0
     promising: tuple[int, ...] = ()
     stopped: str = ""  # why the search ended early: 'time limit', 'node limit', 'interrupted'
+    jobs: int = 1  # worker processes that searched (see judge_jobs)
 
     def certificate(self) -> StrategyDictionary:
         """The strategy's choices as a dictionary ``qubic verify dictionary`` accepts (root in the header)."""
@@ -125,22 +129,42 @@ class Judgement:
             "shortest_proven": self.shortest_proven,
             "strategic_positions": len(self.choices), "forced_wins": len(self.witnesses),
             "open": self.open, "promising": format_mcdaniel(list(self.promising)) if self.promising else None,
-            "stopped": self.stopped or None,
+            "stopped": self.stopped or None, "jobs": self.jobs,
         }
+
+    def settle(self, seen: dict[tuple[int, int], str]) -> None:
+        """Set the counts from ``seen`` (canonical position -> the rule that settled it)."""
+        self.positions, self.defender_positions, self.by_rule = tally(seen.values())
+
+
+def tally(settled: Iterable[str]) -> tuple[int, int, dict[str, int]]:
+    """Positions with the strategy's side to move, with the opponent to move, and the first by rule.
+
+    >>> tally(['win', 'opponent', 'strategy', 'refuted', 'win'])
+    (4, 1, {'win': 2, 'block': 0, 'strategy': 1, 'forced': 0})
+    """
+    counts = Counter(settled)
+    opponent = counts.pop(OPPONENT, 0)
+    return sum(counts.values()), opponent, {rule: counts[rule] for rule in RULES}
 
 
 class _Search:
     """The best-first OR search for the opponent (see the module text)."""
 
     def __init__(self, strategy: Strategy, root: Position, root_moves: tuple[int, ...], side: Side,
-                 pure: bool, deadline: float | None, node_limit: int) -> None:
+                 pure: bool, deadline: float | None, node_limit: int, bound: int = NO_BOUND) -> None:
         self.strategy = strategy
         self.side = side
         self.pure = pure
         self.root_moves = root_moves
         self.deadline = deadline
         self.node_limit = node_limit
-        self.seen: set[tuple[int, int]] = set()
+        self.bound = bound  # only refutations shorter than this are looked for
+        # every canonical position met -> the rule that settled it (a RULES name, 'refuted', OPPONENT);
+        # insertion-ordered, so the positions a part of the search added are a slice (judge_jobs)
+        self.seen: dict[tuple[int, int], str] = {}
+        self.choices: dict[tuple[int, int], Entry] = {}  # the strategy's moves (rule 3), by position
+        self.witnesses: dict[tuple[int, int], Witness] = {}  # the rule-(4) forced wins, by position
         self.heap: list[tuple[int, int, int, int, int, bytes]] = []
         self.counter = 0
         self.j = Judgement("unknown", strategy.source, side, root, pure)
@@ -157,9 +181,13 @@ class _Search:
     def left(self) -> float | None:
         return None if self.deadline is None else max(self.deadline - time.monotonic(), 1e-3)
 
+    def limit(self) -> int:
+        """Refutations at least this long are not looked for."""
+        return min(self.best.length, self.bound) if self.best else self.bound
+
     def refuted(self, path: Sequence[int], result: str, reason: str) -> None:
         r = Refutation(self.game(path), len(self.root_moves), result, reason)
-        if self.best is None or r.length < self.best.length:
+        if r.length < self.limit():
             self.best = r
 
     # -------------------------------------------------------------- the strategy's side
@@ -181,14 +209,14 @@ class _Search:
 
     def attacker_node(self, a: int, d: int, path: bytes) -> None:
         """The strategy's side to move: apply the rules, then hand over to the opponent."""
-        ca, cd, t = CORE.canonical(a, d)
-        if (ca, cd) in self.seen:
+        key = CORE.canonical(a, d)[:2]
+        if key in self.seen:
             return
-        self.seen.add((ca, cd))
+        self.seen[key] = "refuted"  # until the rule is known
         self.j.positions += 1
         rule, move = self.decide(a, d, path)
         if rule == "win":
-            self.j.by_rule["win"] += 1
+            self.seen[key] = "win"
             return
         if rule == "lost":  # the game shows the strategy's own last move when it gives one
             own = self.strategy.move(self.position(a, d), self.game(path))
@@ -199,15 +227,15 @@ class _Search:
         if rule == "leaf":
             length, seq, _, _ = CORE.forced_win(a, d, 0, self.left() or 0.0, 0)
             if length > 0:
-                self.j.by_rule["forced"] += 1
-                self.j.witnesses.append(Witness(self.position(a, d), tuple(seq)))
+                self.seen[key] = "forced"
+                self.witnesses[key] = Witness(self.position(a, d), tuple(seq))
             else:
                 self.refuted(path, "no move", "the strategy gives no move and there is no forced win"
                              if length == 0 else "no forced win found within the time limit")
             return
-        self.j.by_rule[rule] += 1
+        self.seen[key] = rule
         if rule == "strategy":
-            self.j.choices.append(Entry(self.position(a, d), move))
+            self.choices[key] = Entry(self.position(a, d), move)
         a2 = a | 1 << move
         if _four(a2):
             return
@@ -223,17 +251,16 @@ class _Search:
         key = CORE.canonical(a, d)[:2]
         if key in self.seen:
             return
-        self.seen.add(key)
-        self.j.defender_positions += 1
+        self.seen[key] = OPPONENT
         win = CORE.threat_cells(d, a)
         if win:
             self.refuted([*path, _low(win)], other(self.side), "the strategy leaves a three unblocked")
             return
         length, seq, _, _ = CORE.forced_win(d, a, 0, min(TFS_LIMIT, self.left() or TFS_LIMIT), 0)
-        if length > 0 and (self.best is None or len(path) + 2 * length - 1 < self.best.length):
+        if length > 0 and len(path) + 2 * length - 1 < self.limit():
             self.play_out(a, d, list(path), "the opponent wins by a threat sequence")
         g = len(path) + 1  # plies at the child, the strategy's side to move
-        bound = self.best.length if self.best else 65
+        bound = self.limit()
         most, best, touch = _open_lines(a, d)
         fill = 63 - (a | d).bit_count()
         threat = 0 if self.pure else CORE.threat_cells(a, d)  # a reply that leaves one: rule (1) wins
@@ -248,9 +275,8 @@ class _Search:
             if threat & ~(1 << r):  # settled here as the next position would be: a win now
                 key = CORE.canonical(a, d | 1 << r)[:2]
                 if key not in self.seen:
-                    self.seen.add(key)
+                    self.seen[key] = "win"
                     self.j.positions += 1
-                    self.j.by_rule["win"] += 1
                 continue
             self.counter += 1
             heapq.heappush(self.heap, (f, -touch[r], self.counter, a, d | 1 << r, bytes([*path, r])))
@@ -287,27 +313,52 @@ class _Search:
 
     # -------------------------------------------------------------- the loop
 
-    def run(self, progress: Progress | None) -> Judgement:
+    def search(self, progress: Progress | None = None, frontier: int = 0) -> None:
+        """Expand the best open choice until none is left or none can lead to a shorter refutation
+        (``j.shortest_proven``), at a limit or on Ctrl-C (``j.stopped``), or, given ``frontier``,
+        as soon as that many choices are open."""
         j = self.j
+        if j.stopped:
+            return
         try:
             while self.heap:
-                if self.best is not None and self.heap[0][0] >= self.best.length:
-                    j.shortest_proven = True
-                    break
+                if self.heap[0][0] >= self.limit():
+                    j.shortest_proven = self.best is not None
+                    return
+                if frontier and len(self.heap) >= frontier:
+                    return
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     j.stopped = "time limit"
-                    break
+                    return
                 if self.node_limit and j.positions >= self.node_limit:
                     j.stopped = "node limit"
-                    break
+                    return
                 f, _, _, a, d, path = heapq.heappop(self.heap)
                 self.attacker_node(a, d, path)
                 if progress and j.positions % 256 == 0:
                     progress("positions", j.positions, j.positions + len(self.heap))
-            else:
-                j.shortest_proven = self.best is not None
+            j.shortest_proven = self.best is not None
         except KeyboardInterrupt:
             j.stopped = "interrupted"
+
+    def begin(self) -> None:
+        """Settle the root: the strategy's move there, or the opponent's choices."""
+        root = self.j.root
+        a, d = root.mask(self.side), root.mask(other(self.side))
+        try:
+            if self.side == root.to_move:
+                self.attacker_node(a, d, b"")
+            else:
+                self.defender_node(a, d, b"")
+        except KeyboardInterrupt:
+            self.j.stopped = "interrupted"
+            self.heap.clear()
+
+    def judgement(self) -> Judgement:
+        """The verdict and figures of the search so far."""
+        j = self.j
+        j.settle(self.seen)
+        j.choices, j.witnesses = list(self.choices.values()), list(self.witnesses.values())
         j.refutation = self.best
         j.open = len(self.heap)
         if self.heap:
@@ -365,17 +416,10 @@ def judge(
     moves = tuple(root_moves) if root_moves is not None else game_moves(root)
     start = time.monotonic()
     search = _Search(strategy, root, moves, side, pure, start + time_limit if time_limit else None, node_limit)
-    a, d = root.mask(side), root.mask(other(side))
     if progress:
         progress("positions", 0, 1)
-    try:
-        if side == root.to_move:
-            search.attacker_node(a, d, b"")
-        else:
-            search.defender_node(a, d, b"")
-    except KeyboardInterrupt:
-        search.j.stopped = "interrupted"
-        search.heap.clear()
-    j = search.run(progress)
+    search.begin()
+    search.search(progress)
+    j = search.judgement()
     j.seconds = time.monotonic() - start
     return j

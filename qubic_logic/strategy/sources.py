@@ -139,14 +139,15 @@ class PlayerStrategy(Strategy):
 class AspStrategy(Strategy):
     """ASP rules: ground once with the position as externals; ``play(C)`` of the (optimal) answer set."""
 
-    def __init__(self, source: str, time_limit: float | None = CALL_LIMIT) -> None:
+    def __init__(self, source: str, time_limit: float | None = CALL_LIMIT, *, probe: bool = True) -> None:
         from ..engines.asp import AspSession, check_grounding
 
         super().__init__(source)
         self.time_limit = time_limit
         path = _rule_file(source)
-        check_grounding([path], time_limit)
-        self.session = AspSession(files=[path], rules=("geometry", "threats"))
+        if probe:  # else the caller has run check_source
+            check_grounding([path], time_limit)
+        self.session = AspSession(files=[path], rules=("geometry", "threats"), sliced=True)
         self.session.ctl.configuration.solve.models = 0  # optimisation: go on to the optimal model
         self._plays = [(a.literal, a.symbol) for a in self.session.ctl.symbolic_atoms.by_signature("play", 1)]
         if not self._plays:
@@ -202,8 +203,29 @@ def _rule_file(source: str) -> Path:
     return path
 
 
-def load_strategy(source: str, time_limit: float | None = CALL_LIMIT) -> Strategy:
-    """The strategy of a source text (see the module text); ``time_limit`` bounds each rule call.
+def check_source(source: str, time_limit: float | None = CALL_LIMIT) -> None:
+    """The checks of :func:`load_strategy` that open no session: a player's name and options, that a
+    file exists, that ASP rules ground within ``time_limit`` (in a child process). Workers that load
+    the source afterwards pass ``probe=False`` (a worker process may not start children).
+
+    >>> check_source('no-such-file.lp')
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.RuleError: strategy file no-such-file.lp does not exist; expected a rule file (.lp or .pl), a dictionary file or player:NAME
+    """
+    from ..engines.asp import check_grounding
+
+    if source.startswith(PLAYER_PREFIX):
+        PlayerStrategy(source)
+        return
+    path = _rule_file(source)
+    if path.suffix == ".lp":
+        check_grounding([path], time_limit)
+
+
+def load_strategy(source: str, time_limit: float | None = CALL_LIMIT, *, probe: bool = True) -> Strategy:
+    """The strategy of a source text (see the module text); ``time_limit`` bounds each rule call;
+    ``probe``: try the grounding of ASP rules in a child process first (see :func:`check_source`).
 
     >>> load_strategy('player:nobody')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -214,7 +236,7 @@ def load_strategy(source: str, time_limit: float | None = CALL_LIMIT) -> Strateg
         return PlayerStrategy(source)
     suffix = os.path.splitext(source)[1]
     if suffix == ".lp":
-        return AspStrategy(source, time_limit)
+        return AspStrategy(source, time_limit, probe=probe)
     if suffix == ".pl":
         return PrologStrategy(source, time_limit)
     return DictionaryStrategy(source)
