@@ -216,7 +216,8 @@ def solve(
     """
     deadline = time.monotonic() + time_limit if time_limit else None
     ctl, messages = control(program, files, rules, position, arguments)
-    ground(ctl, messages, [("base", []), *((part, [t]) for t in range(1, horizon + 1) for part in ROUND_PARTS)])
+    rounds = [(part, [t]) for t in range(1, horizon + 1) for part in ROUND_PARTS]
+    ground(ctl, messages, [("base", []), *rounds])
     if deadline is not None and time.monotonic() > deadline:
         raise QueryTimeout(f"asp engine (clingo): grounding took longer than the time limit of {time_limit} s")
     result = search(ctl, models=models, optimal=optimal, keep=keep, project=project, deadline=deadline,
