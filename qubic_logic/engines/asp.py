@@ -122,6 +122,8 @@ def ground(ctl: clingo.Control, messages: _Messages, parts: Sequence[tuple[str, 
         raise _rule_error(messages, exc) from None
 
 
+ROUND_PARTS = ("step", "answer")  # forcing.lp's parts of a round: the attacker's move, the defender's reply
+
 _SLICE = 0.25  # seconds between checks for the deadline and Ctrl-C while clingo solves
 
 
@@ -205,7 +207,7 @@ def solve(
     ``rules`` are project rule names (``'geometry'``, ``'threats'``,
     ``'forcing'``, ``'claims/...'``); ``files`` are paths; ``program`` is text
     added to part ``base``; ``position`` adds its facts ``x/1``, ``o/1``.
-    ``horizon`` > 0 also grounds ``step(1..horizon)`` (forcing.lp's rounds).
+    ``horizon`` > 0 also grounds forcing.lp's rounds 1..horizon (parts ``step(t)`` and ``answer(t)``).
     ``models``: how many to keep, 0 = all; ``optimal``: only optimal models;
     ``keep=False`` only counts them (``result.count``); ``project``: models
     that differ only in hidden atoms count once. ``arguments`` are
@@ -214,7 +216,8 @@ def solve(
     """
     deadline = time.monotonic() + time_limit if time_limit else None
     ctl, messages = control(program, files, rules, position, arguments)
-    ground(ctl, messages, [("base", []), *(("step", [t]) for t in range(1, horizon + 1))])
+    rounds = [(part, [t]) for t in range(1, horizon + 1) for part in ROUND_PARTS]
+    ground(ctl, messages, [("base", []), *rounds])
     if deadline is not None and time.monotonic() > deadline:
         raise QueryTimeout(f"asp engine (clingo): grounding took longer than the time limit of {time_limit} s")
     result = search(ctl, models=models, optimal=optimal, keep=keep, project=project, deadline=deadline,
@@ -489,7 +492,7 @@ class AspEngine(Engine):
             return 1, (min(win_now),)
         searched[0] = t = 1
         while not max_length or t < max_length:
-            ground(ctl, messages, [("step", [t])])
+            ground(ctl, messages, [("step", [t])])  # the attacker's move of round t: does it win?
             if t > 1:
                 ctl.assign_external(_query(t - 1), False)
             ctl.assign_external(_query(t), True)
@@ -498,6 +501,7 @@ class AspEngine(Engine):
                 return t + 1, _witness(found, t)
             searched[0] = t + 1
             ctl.assign_external(_query(t), False)
+            ground(ctl, messages, [("answer", [t])])  # the defender's reply, ground only when needed
             alive = ctl.symbolic_atoms[clingo.Function("alive", [clingo.Number(t)])]
             if alive is None or not run([alive.literal]).satisfiable:  # no branch still forcing: no win at all
                 return None, ()
