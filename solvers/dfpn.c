@@ -89,13 +89,9 @@ size_t qd_entry_bytes(void) { return sizeof(entry_t); }
 
 /* ------------------------------------------------------------------ table */
 
-static inline size_t hash_of(qc_mask a, qc_mask d)
-{
-    uint64_t h = a * 0x9e3779b97f4a7c15ULL;
-    h ^= (d ^ (d >> 31)) * 0xc2b2ae3d27d4eb4fULL;
-    h ^= h >> 29;
-    return (size_t)h;
-}
+/* (The earlier multiply-xor hash left marks on cells 49-63 out of the bucket index, so
+ * canonical forms, which differ mostly there, piled into few buckets.) */
+static inline size_t hash_of(qc_mask a, qc_mask d) { return (size_t)qc_hash(a, d); }
 
 static inline entry_t *bucket_of(const qd_search *s, qc_mask a, qc_mask d)
 {
@@ -170,6 +166,10 @@ static void put(qd_search *s, qc_mask a, qc_mask d, const node_t *n)
             slot = b + i;
             s->used++;
         }
+    if (!slot && s->bucket_mask + 1 < s->max_buckets) { /* a full bucket: grow before replacing */
+        grow(s); /* (on failure max_buckets drops to the current size, so this recursion ends) */
+        return put(s, a, d, n);
+    }
     if (!slot) { /* replace the entry with the least work below it; settled ones count double */
         uint64_t least = UINT64_MAX;
         for (int i = 0; i < BUCKET; i++) {
