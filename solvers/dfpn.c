@@ -39,6 +39,11 @@
 #define BUCKET 4
 #define HARD_REPLY_PN 20 /* a defender turn where a pass would not lose to a threat sequence */
 #define NO_MOVE 0xff
+/* Child thresholds: second-best * (1 + quarters/4). At the root 1 + 3: its children are
+ * the first moves, whose subtrees share little, and 1 + 1/4 there made the empty board's
+ * search alternate between the corner and the edge at equal proof numbers. */
+#define QUARTERS 1
+#define ROOT_QUARTERS 12
 
 enum { F_USED = 1 };
 enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST };
@@ -383,15 +388,17 @@ static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, const ui
 
 static uint32_t add_sat(uint64_t x, uint64_t y) { return x + y >= INF ? INF : (uint32_t)(x + y); }
 
-static uint32_t widened(uint32_t second, uint32_t threshold)
+/* second * (1 + quarters / 4), at least second + 1, at most threshold */
+static uint32_t widened(uint32_t second, uint32_t threshold, int quarters)
 {
     if (second >= INF)
         return threshold;
-    const uint64_t w = (uint64_t)second + (second >> 2 > 1 ? second >> 2 : 1); /* (1 + 1/4) */
+    const uint64_t e = (uint64_t)second * (uint64_t)quarters / 4;
+    const uint64_t w = (uint64_t)second + (e > 1 ? e : 1);
     return w < threshold ? (uint32_t)w : threshold;
 }
 
-static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn)
+static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn, int root)
 {
     node_t n;
     get(s, a, d, 0, &n);
@@ -453,13 +460,13 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
             return;
         uint32_t cpn, cdn;
         if (attacker) {
-            cpn = widened(second, thpn);
+            cpn = widened(second, thpn, root ? ROOT_QUARTERS : QUARTERS);
             cdn = thdn >= INF ? INF : add_sat(thdn - n.dn, kn[best].dn);
         } else {
-            cdn = widened(second, thdn);
+            cdn = widened(second, thdn, QUARTERS);
             cpn = thpn >= INF ? INF : add_sat(thpn - n.pn, kn[best].pn);
         }
-        mid(s, kids[best].a, kids[best].d, cpn, cdn);
+        mid(s, kids[best].a, kids[best].d, cpn, cdn, 0);
         for (int i = 0; i < k; i++)
             get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
     }
@@ -550,7 +557,7 @@ int qd_run(qd_search *s, qd_result *out)
     s->deadline = s->opt.time_limit > 0 ? s->start + s->opt.time_limit : 0;
     s->next_progress = s->start + s->opt.progress_seconds;
     s->stopped = QD_SETTLED;
-    mid(s, s->ra, s->rd, INF, INF);
+    mid(s, s->ra, s->rd, INF, INF, 1);
     node_t root;
     get(s, s->ra, s->rd, 0, &root);
     out->status = root.pn == 0 ? QD_WON : root.dn == 0 ? QD_NOT_WON : QD_UNKNOWN;
@@ -583,7 +590,7 @@ static int proven(qd_search *s, qc_mask a, qc_mask d, node_t *n)
 {
     get(s, a, d, 0, n);
     if (n->pn != 0) {
-        mid(s, a, d, INF, INF);
+        mid(s, a, d, INF, INF, 0);
         get(s, a, d, 0, n);
     }
     return n->pn == 0 && !s->stopped;
