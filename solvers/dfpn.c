@@ -440,7 +440,10 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         }
         if (second > INF)
             second = INF;
-        const uint32_t total = sum >= INF ? INF : (uint32_t)sum;
+        /* A sum saturates one below INF: INF means settled. (Saturating at INF made an
+         * unsettled node with a huge disproof number look disproven to its parent, and the
+         * empty board's search stopped with the root's proof number at 2.) */
+        const uint32_t total = sum >= INF - 1 ? INF - 1 : (uint32_t)sum;
         if (attacker) {
             n.pn = first;
             n.dn = n.pn == 0 ? INF : total;
