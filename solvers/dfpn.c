@@ -39,11 +39,12 @@
 #define BUCKET 4
 #define HARD_REPLY_PN 20 /* a defender turn where a pass would not lose to a threat sequence */
 #define NO_MOVE 0xff
-/* Child thresholds: second-best * (1 + quarters/4). At the root 1 + 3: its children are
- * the first moves, whose subtrees share little, and 1 + 1/4 there made the empty board's
- * search alternate between the corner and the edge at equal proof numbers. */
+/* Child thresholds: second-best * (1 + QUARTERS/4). */
 #define QUARTERS 1
-#define ROOT_QUARTERS 12
+/* At the root the heuristic's favourite first move counts its proof number divided by
+ * ROOT_BIAS: the first moves' subtrees share little, and with plain 1 + 1/4 the empty
+ * board's search alternated between the corner and the edge at equal proof numbers. */
+#define ROOT_BIAS 4
 
 enum { F_USED = 1 };
 enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST };
@@ -351,7 +352,8 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
         k->move = (uint8_t)m;
         k->score = 0;
         if (attacker) {
-            k->score = (int16_t)(4 * qc_count(qc_major_cells(a | bit, d)) + qc_count(qc_forcing_moves(a | bit, d)));
+            k->score = (int16_t)(8 * (4 * qc_count(qc_major_cells(a | bit, d)) + qc_count(qc_forcing_moves(a | bit, d))) +
+                                 qc_lines_through_count[m]);
             for (int j = n - 1; j > 0 && kids[j - 1].score < kids[j].score; j--) {
                 const kid_t t = kids[j];
                 kids[j] = kids[j - 1];
@@ -425,10 +427,13 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
     for (;;) {
         int best = 0;
-        uint32_t first = INF + 1, second = INF;
+        uint32_t first = INF + 1, second = INF, least = INF;
         uint64_t sum = 0;
         for (int i = 0; i < k; i++) {
-            const uint32_t v = attacker ? kn[i].pn : kn[i].dn;
+            uint32_t v = attacker ? kn[i].pn : kn[i].dn;
+            least = v < least ? v : least;
+            if (root && attacker && i == 0 && v < INF)
+                v = (v + ROOT_BIAS - 1) / ROOT_BIAS; /* the favourite first move (kids[0]) */
             sum += attacker ? kn[i].dn : kn[i].pn;
             if (v < first) {
                 second = first;
@@ -445,7 +450,7 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
          * empty board's search stopped with the root's proof number at 2.) */
         const uint32_t total = sum >= INF - 1 ? INF - 1 : (uint32_t)sum;
         if (attacker) {
-            n.pn = first;
+            n.pn = least;
             n.dn = n.pn == 0 ? INF : total;
             if (n.pn == 0)
                 n.best = kids[best].move;
@@ -463,7 +468,9 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
             return;
         uint32_t cpn, cdn;
         if (attacker) {
-            cpn = widened(second, thpn, root ? ROOT_QUARTERS : QUARTERS);
+            cpn = widened(second, thpn, QUARTERS);
+            if (root && best == 0)
+                cpn = cpn >= INF / ROOT_BIAS ? thpn : cpn * ROOT_BIAS < thpn ? cpn * ROOT_BIAS : thpn;
             cdn = thdn >= INF ? INF : add_sat(thdn - n.dn, kn[best].dn);
         } else {
             cdn = widened(second, thdn, QUARTERS);
@@ -584,9 +591,12 @@ int qd_run(qd_search *s, qd_result *out)
 
 typedef struct {
     qv_map seen;
+    qv_map size; /* memo of tree_size: 1 + the size, attacker's turns and defender's turns alike */
     qd_entry *items;
     size_t count, cap;
 } extraction_t;
+
+#define BIG 0x3fffffff /* a subtree not proven in the table */
 
 /* The numbers of a proven position, proving it again when it left the table. */
 static int proven(qd_search *s, qc_mask a, qc_mask d, node_t *n)
@@ -597,6 +607,46 @@ static int proven(qd_search *s, qc_mask a, qc_mask d, node_t *n)
         get(s, a, d, 0, n);
     }
     return n->pn == 0 && !s->stopped;
+}
+
+/*
+ * The strategic positions of the smallest proof tree the table holds below canonical
+ * (a, d), counting a position once per path (no sharing): the choice of move at the
+ * attacker's turns is the one that minimises it. BIG when part of the proof left the table.
+ */
+static uint32_t tree_size(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
+{
+    const int memo = qv_map_get(&e->size, a, d);
+    if (memo > 0)
+        return (uint32_t)memo - 1;
+    node_t n;
+    if (!probe(s, a, d, &n) || n.pn != 0)
+        return BIG;
+    const int attacker = is_attacker(s, a, d);
+    uint64_t size = 0;
+    if (!(n.kind == K_WIN || n.kind == K_FORCED || n.kind == K_DOUBLE)) {
+        kid_t kids[QC_CELLS];
+        const int k = children(a, d, attacker, kids);
+        if (attacker) {
+            uint64_t least = BIG;
+            for (int i = 0; i < k; i++) {
+                node_t kn;
+                if (probe(s, kids[i].a, kids[i].d, &kn) && kn.pn == 0) {
+                    const uint64_t t = tree_size(s, e, kids[i].a, kids[i].d);
+                    least = t < least ? t : least;
+                }
+            }
+            size = least + (n.kind == K_MOVE);
+        } else {
+            for (int i = 0; i < k && size < BIG; i++)
+                size += tree_size(s, e, kids[i].a, kids[i].d);
+        }
+    }
+    if (size > BIG)
+        size = BIG;
+    if (qv_map_put(&e->size, a, d, (int)size + 1) < 0)
+        return BIG;
+    return (uint32_t)size;
 }
 
 static int extract_defender(qd_search *s, extraction_t *e, qc_mask a, qc_mask d);
@@ -615,13 +665,16 @@ static int extract_attacker(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
     const int k = children(a, d, 1, kids);
     int choice = -1;
     if (n.kind == K_MOVE) {
-        /* into a position the strategy already holds, else the proven move with least work */
+        /* into a position the strategy already holds, else the smallest proof tree, else
+         * the least work below */
         uint64_t least = UINT64_MAX;
         for (int i = 0; i < k; i++) {
             node_t kn;
             if (!probe(s, kids[i].a, kids[i].d, &kn) || kn.pn != 0)
                 continue;
-            const uint64_t w = qv_map_get(&e->seen, kids[i].a, kids[i].d) >= 0 ? 0 : (uint64_t)kn.work + 1;
+            const uint64_t w = qv_map_get(&e->seen, kids[i].a, kids[i].d) >= 0
+                                   ? 0
+                                   : ((uint64_t)tree_size(s, e, kids[i].a, kids[i].d) + 1) << 32 | kn.work;
             if (w < least) {
                 least = w;
                 choice = i;
@@ -668,13 +721,16 @@ long qd_extract(qd_search *s, qd_entry **entries)
 {
     extraction_t e = {0};
     *entries = NULL;
-    if (qv_map_init(&e.seen, 1 << 16) != 0)
+    if (qv_map_init(&e.seen, 1 << 16) != 0 || qv_map_init(&e.size, 1 << 16) != 0) {
+        qv_map_free(&e.seen);
         return -1;
+    }
     s->extracting = 1;
     s->stopped = QD_SETTLED;
     const int rc = extract_attacker(s, &e, s->ra, s->rd);
     s->extracting = 0;
     qv_map_free(&e.seen);
+    qv_map_free(&e.size);
     if (rc < 0) {
         free(e.items);
         return -1;
