@@ -11,7 +11,10 @@
  * cycle handling is needed. Proof numbers are over-estimated where transpositions make
  * a DAG: equivalent children of one node are merged (canonical keys, so a node never
  * counts the same child twice), and the 1 + epsilon thresholds bound the re-search this
- * over-estimation causes deeper down.
+ * over-estimation causes deeper down. It shows most in disproof numbers (sums over ~60
+ * moves at every attacker turn): they reach 2^30 on the empty board, so sums saturate
+ * one below INF, which alone means settled. The root favours the heuristic's first move
+ * (ROOT_BIAS) rather than alternating between first moves whose subtrees share little.
  *
  * Leaves are cheap first: threat scans settle what they can; a defender reply off the
  * pass witness is proven by replaying the witness; after a pass that has no forced win
