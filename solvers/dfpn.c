@@ -47,7 +47,9 @@
 /* At the root the heuristic's favourite first move counts its proof number divided by
  * ROOT_BIAS: the first moves' subtrees share little, and with plain 1 + 1/4 the empty
  * board's search alternated between the corner and the edge at equal proof numbers. */
+#ifndef ROOT_BIAS
 #define ROOT_BIAS 4
+#endif
 
 enum { F_USED = 1 };
 enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST };
@@ -425,6 +427,7 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
     kid_t kids[QC_CELLS];
     node_t kn[QC_CELLS];
     const int k = children(a, d, attacker, kids);
+    uint64_t stepped = 0; /* at the root: the first moves searched one step */
     s->expansions++;
     for (int i = 0; i < k; i++)
         get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
@@ -469,6 +472,18 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
 #endif
         if (n.pn >= thpn || n.dn >= thdn || s->stopped)
             return;
+        if (root && attacker) { /* each first move one step before the favourite's bias applies */
+            int fresh = -1;
+            for (int i = 0; i < k && fresh < 0; i++)
+                if (!(stepped >> i & 1) && kn[i].pn != 0 && kn[i].dn != 0)
+                    fresh = i;
+            if (fresh >= 0) {
+                stepped |= 1ULL << fresh;
+                mid(s, kids[fresh].a, kids[fresh].d, add_sat(kn[fresh].pn, 1), add_sat(kn[fresh].dn, 1), 0);
+                get_kid(s, a, d, &kids[fresh], w, wlen, &kn[fresh]);
+                continue;
+            }
+        }
         uint32_t cpn, cdn;
         if (attacker) {
             cpn = widened(second, thpn, QUARTERS);
