@@ -121,8 +121,9 @@ def solve_position_unit(unit: tuple[str, float | None, float | None]) -> tuple[s
     Returns ``(status, move, strategy text or '', strategic positions, nodes,
     seconds, stopped by)`` with the move in the unit's own frame.
 
-    >>> solve_position_unit(('x2x16o4o', None, None))[:2]
-    ('won', 5)
+    >>> status, move = solve_position_unit(('x2x16o4o', None, None))[:2]
+    >>> status, move in parse_patashnik('x2x16o4o').legal_moves()
+    ('won', True)
     """
     text, budget, memory = unit
     r = solve(parse_patashnik(text), time_limit=budget, memory_limit=memory)
