@@ -11,7 +11,10 @@
  * cycle handling is needed. Proof numbers are over-estimated where transpositions make
  * a DAG: equivalent children of one node are merged (canonical keys, so a node never
  * counts the same child twice), and the 1 + epsilon thresholds bound the re-search this
- * over-estimation causes deeper down.
+ * over-estimation causes deeper down. It shows most in disproof numbers (sums over ~60
+ * moves at every attacker turn): they reach 2^30 on the empty board, so sums saturate
+ * one below INF, which alone means settled. The root favours the heuristic's first move
+ * (ROOT_BIAS) rather than alternating between first moves whose subtrees share little.
  *
  * Leaves are cheap first: threat scans settle what they can; a defender reply off the
  * pass witness is proven by replaying the witness; after a pass that has no forced win
@@ -39,6 +42,14 @@
 #define BUCKET 4
 #define HARD_REPLY_PN 20 /* a defender turn where a pass would not lose to a threat sequence */
 #define NO_MOVE 0xff
+/* Child thresholds: second-best * (1 + QUARTERS/4). */
+#define QUARTERS 1
+/* At the root the heuristic's favourite first move counts its proof number divided by
+ * ROOT_BIAS: the first moves' subtrees share little, and with plain 1 + 1/4 the empty
+ * board's search alternated between the corner and the edge at equal proof numbers. */
+#ifndef ROOT_BIAS
+#define ROOT_BIAS 4
+#endif
 
 enum { F_USED = 1 };
 enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST };
@@ -89,13 +100,9 @@ size_t qd_entry_bytes(void) { return sizeof(entry_t); }
 
 /* ------------------------------------------------------------------ table */
 
-static inline size_t hash_of(qc_mask a, qc_mask d)
-{
-    uint64_t h = a * 0x9e3779b97f4a7c15ULL;
-    h ^= (d ^ (d >> 31)) * 0xc2b2ae3d27d4eb4fULL;
-    h ^= h >> 29;
-    return (size_t)h;
-}
+/* (The earlier multiply-xor hash left marks on cells 49-63 out of the bucket index, so
+ * canonical forms, which differ mostly there, piled into few buckets.) */
+static inline size_t hash_of(qc_mask a, qc_mask d) { return (size_t)qc_hash(a, d); }
 
 static inline entry_t *bucket_of(const qd_search *s, qc_mask a, qc_mask d)
 {
@@ -170,6 +177,10 @@ static void put(qd_search *s, qc_mask a, qc_mask d, const node_t *n)
             slot = b + i;
             s->used++;
         }
+    if (!slot && s->bucket_mask + 1 < s->max_buckets) { /* a full bucket: grow before replacing */
+        grow(s); /* (on failure max_buckets drops to the current size, so this recursion ends) */
+        return put(s, a, d, n);
+    }
     if (!slot) { /* replace the entry with the least work below it; settled ones count double */
         uint64_t least = UINT64_MAX;
         for (int i = 0; i < BUCKET; i++) {
@@ -346,7 +357,8 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
         k->move = (uint8_t)m;
         k->score = 0;
         if (attacker) {
-            k->score = (int16_t)(4 * qc_count(qc_major_cells(a | bit, d)) + qc_count(qc_forcing_moves(a | bit, d)));
+            k->score = (int16_t)(8 * (4 * qc_count(qc_major_cells(a | bit, d)) + qc_count(qc_forcing_moves(a | bit, d))) +
+                                 qc_lines_through_count[m]);
             for (int j = n - 1; j > 0 && kids[j - 1].score < kids[j].score; j--) {
                 const kid_t t = kids[j];
                 kids[j] = kids[j - 1];
@@ -383,15 +395,17 @@ static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, const ui
 
 static uint32_t add_sat(uint64_t x, uint64_t y) { return x + y >= INF ? INF : (uint32_t)(x + y); }
 
-static uint32_t widened(uint32_t second, uint32_t threshold)
+/* second * (1 + quarters / 4), at least second + 1, at most threshold */
+static uint32_t widened(uint32_t second, uint32_t threshold, int quarters)
 {
     if (second >= INF)
         return threshold;
-    const uint64_t w = (uint64_t)second + (second >> 2 > 1 ? second >> 2 : 1); /* (1 + 1/4) */
+    const uint64_t e = (uint64_t)second * (uint64_t)quarters / 4;
+    const uint64_t w = (uint64_t)second + (e > 1 ? e : 1);
     return w < threshold ? (uint32_t)w : threshold;
 }
 
-static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn)
+static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn, int root)
 {
     node_t n;
     get(s, a, d, 0, &n);
@@ -413,15 +427,19 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
     kid_t kids[QC_CELLS];
     node_t kn[QC_CELLS];
     const int k = children(a, d, attacker, kids);
+    uint64_t stepped = 0; /* at the root: the first moves searched one step */
     s->expansions++;
     for (int i = 0; i < k; i++)
         get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
     for (;;) {
         int best = 0;
-        uint32_t first = INF + 1, second = INF;
+        uint32_t first = INF + 1, second = INF, least = INF;
         uint64_t sum = 0;
         for (int i = 0; i < k; i++) {
-            const uint32_t v = attacker ? kn[i].pn : kn[i].dn;
+            uint32_t v = attacker ? kn[i].pn : kn[i].dn;
+            least = v < least ? v : least;
+            if (root && attacker && i == 0 && v < INF)
+                v = (v + ROOT_BIAS - 1) / ROOT_BIAS; /* the favourite first move (kids[0]) */
             sum += attacker ? kn[i].dn : kn[i].pn;
             if (v < first) {
                 second = first;
@@ -433,9 +451,12 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         }
         if (second > INF)
             second = INF;
-        const uint32_t total = sum >= INF ? INF : (uint32_t)sum;
+        /* A sum saturates one below INF: INF means settled. (Saturating at INF made an
+         * unsettled node with a huge disproof number look disproven to its parent, and the
+         * empty board's search stopped with the root's proof number at 2.) */
+        const uint32_t total = sum >= INF - 1 ? INF - 1 : (uint32_t)sum;
         if (attacker) {
-            n.pn = first;
+            n.pn = least;
             n.dn = n.pn == 0 ? INF : total;
             if (n.pn == 0)
                 n.best = kids[best].move;
@@ -451,15 +472,29 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
 #endif
         if (n.pn >= thpn || n.dn >= thdn || s->stopped)
             return;
+        if (root && attacker) { /* each first move one step before the favourite's bias applies */
+            int fresh = -1;
+            for (int i = 0; i < k && fresh < 0; i++)
+                if (!(stepped >> i & 1) && kn[i].pn != 0 && kn[i].dn != 0)
+                    fresh = i;
+            if (fresh >= 0) {
+                stepped |= 1ULL << fresh;
+                mid(s, kids[fresh].a, kids[fresh].d, add_sat(kn[fresh].pn, 1), add_sat(kn[fresh].dn, 1), 0);
+                get_kid(s, a, d, &kids[fresh], w, wlen, &kn[fresh]);
+                continue;
+            }
+        }
         uint32_t cpn, cdn;
         if (attacker) {
-            cpn = widened(second, thpn);
+            cpn = widened(second, thpn, QUARTERS);
+            if (root && best == 0)
+                cpn = cpn >= INF / ROOT_BIAS ? thpn : cpn * ROOT_BIAS < thpn ? cpn * ROOT_BIAS : thpn;
             cdn = thdn >= INF ? INF : add_sat(thdn - n.dn, kn[best].dn);
         } else {
-            cdn = widened(second, thdn);
+            cdn = widened(second, thdn, QUARTERS);
             cpn = thpn >= INF ? INF : add_sat(thpn - n.pn, kn[best].pn);
         }
-        mid(s, kids[best].a, kids[best].d, cpn, cdn);
+        mid(s, kids[best].a, kids[best].d, cpn, cdn, 0);
         for (int i = 0; i < k; i++)
             get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
     }
@@ -550,7 +585,7 @@ int qd_run(qd_search *s, qd_result *out)
     s->deadline = s->opt.time_limit > 0 ? s->start + s->opt.time_limit : 0;
     s->next_progress = s->start + s->opt.progress_seconds;
     s->stopped = QD_SETTLED;
-    mid(s, s->ra, s->rd, INF, INF);
+    mid(s, s->ra, s->rd, INF, INF, 1);
     node_t root;
     get(s, s->ra, s->rd, 0, &root);
     out->status = root.pn == 0 ? QD_WON : root.dn == 0 ? QD_NOT_WON : QD_UNKNOWN;
@@ -574,19 +609,62 @@ int qd_run(qd_search *s, qd_result *out)
 
 typedef struct {
     qv_map seen;
+    qv_map size; /* memo of tree_size: 1 + the size, attacker's turns and defender's turns alike */
     qd_entry *items;
     size_t count, cap;
 } extraction_t;
+
+#define BIG 0x3fffffff /* a subtree not proven in the table */
 
 /* The numbers of a proven position, proving it again when it left the table. */
 static int proven(qd_search *s, qc_mask a, qc_mask d, node_t *n)
 {
     get(s, a, d, 0, n);
     if (n->pn != 0) {
-        mid(s, a, d, INF, INF);
+        mid(s, a, d, INF, INF, 0);
         get(s, a, d, 0, n);
     }
     return n->pn == 0 && !s->stopped;
+}
+
+/*
+ * The strategic positions of the smallest proof tree the table holds below canonical
+ * (a, d), counting a position once per path (no sharing): the choice of move at the
+ * attacker's turns is the one that minimises it. BIG when part of the proof left the table.
+ */
+static uint32_t tree_size(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
+{
+    const int memo = qv_map_get(&e->size, a, d);
+    if (memo > 0)
+        return (uint32_t)memo - 1;
+    node_t n;
+    if (!probe(s, a, d, &n) || n.pn != 0)
+        return BIG;
+    const int attacker = is_attacker(s, a, d);
+    uint64_t size = 0;
+    if (!(n.kind == K_WIN || n.kind == K_FORCED || n.kind == K_DOUBLE)) {
+        kid_t kids[QC_CELLS];
+        const int k = children(a, d, attacker, kids);
+        if (attacker) {
+            uint64_t least = BIG;
+            for (int i = 0; i < k; i++) {
+                node_t kn;
+                if (probe(s, kids[i].a, kids[i].d, &kn) && kn.pn == 0) {
+                    const uint64_t t = tree_size(s, e, kids[i].a, kids[i].d);
+                    least = t < least ? t : least;
+                }
+            }
+            size = least + (n.kind == K_MOVE);
+        } else {
+            for (int i = 0; i < k && size < BIG; i++)
+                size += tree_size(s, e, kids[i].a, kids[i].d);
+        }
+    }
+    if (size > BIG)
+        size = BIG;
+    if (qv_map_put(&e->size, a, d, (int)size + 1) < 0)
+        return BIG;
+    return (uint32_t)size;
 }
 
 static int extract_defender(qd_search *s, extraction_t *e, qc_mask a, qc_mask d);
@@ -605,13 +683,16 @@ static int extract_attacker(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
     const int k = children(a, d, 1, kids);
     int choice = -1;
     if (n.kind == K_MOVE) {
-        /* into a position the strategy already holds, else the proven move with least work */
+        /* into a position the strategy already holds, else the smallest proof tree, else
+         * the least work below */
         uint64_t least = UINT64_MAX;
         for (int i = 0; i < k; i++) {
             node_t kn;
             if (!probe(s, kids[i].a, kids[i].d, &kn) || kn.pn != 0)
                 continue;
-            const uint64_t w = qv_map_get(&e->seen, kids[i].a, kids[i].d) >= 0 ? 0 : (uint64_t)kn.work + 1;
+            const uint64_t w = qv_map_get(&e->seen, kids[i].a, kids[i].d) >= 0
+                                   ? 0
+                                   : ((uint64_t)tree_size(s, e, kids[i].a, kids[i].d) + 1) << 32 | kn.work;
             if (w < least) {
                 least = w;
                 choice = i;
@@ -658,13 +739,16 @@ long qd_extract(qd_search *s, qd_entry **entries)
 {
     extraction_t e = {0};
     *entries = NULL;
-    if (qv_map_init(&e.seen, 1 << 16) != 0)
+    if (qv_map_init(&e.seen, 1 << 16) != 0 || qv_map_init(&e.size, 1 << 16) != 0) {
+        qv_map_free(&e.seen);
         return -1;
+    }
     s->extracting = 1;
     s->stopped = QD_SETTLED;
     const int rc = extract_attacker(s, &e, s->ra, s->rd);
     s->extracting = 0;
     qv_map_free(&e.seen);
+    qv_map_free(&e.size);
     if (rc < 0) {
         free(e.items);
         return -1;

@@ -11,10 +11,10 @@
  * won; a defender three or a full board is lost).
  *
  * Positions are keyed by canonical form (qc_canonical, the 192 automorphisms) in a
- * transposition table of 32-byte entries in buckets of four, doubling up to memory_bytes
- * (table and leaf table together); when a bucket is
- * full the entry with the least work below it is replaced, so memory stays within
- * memory_bytes. Threat-sequence leaves share one qc_tt of failed positions.
+ * transposition table of 32-byte entries in buckets of four, doubling (when a bucket is
+ * full) up to memory_bytes (table and leaf table together); past that the entry with the
+ * least work below it is replaced, so memory stays within memory_bytes. Threat-sequence
+ * leaves share one qc_tt of failed positions.
  *
  * Thread safety: a qd_search is used by one thread at a time; searches share nothing.
  */
@@ -80,8 +80,8 @@ int qd_run(qd_search *s, qd_result *out);
 /*
  * After QD_WON: the strategy, one entry per strategic position (the attacker's turns that
  * are not a win, a forced sequence or a block), choosing moves into positions already in
- * the strategy first, then the proven move with the least work below it. Entries missing
- * from the table are proved again. Returns the number of entries (*entries malloc'd, the
+ * the strategy first, then the move with the smallest proof tree in the table (then the
+ * least work below it). Entries missing from the table are proved again. Returns the number of entries (*entries malloc'd, the
  * caller frees), or -1 (out of memory, or the search stopped).
  */
 long qd_extract(qd_search *s, qd_entry **entries);

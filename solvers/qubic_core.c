@@ -269,10 +269,7 @@ void qc_tt_free(qc_tt *tt)
 
 static inline size_t tt_index(const qc_tt *tt, qc_mask a, qc_mask d)
 {
-    uint64_t h = a * 0x9e3779b97f4a7c15ULL;
-    h ^= (d ^ (d >> 31)) * 0xc2b2ae3d27d4eb4fULL;
-    h ^= h >> 29;
-    return (size_t)h & tt->mask & ~(size_t)1; /* buckets of two slots */
+    return (size_t)qc_hash(a, d) & tt->mask & ~(size_t)1; /* buckets of two slots */
 }
 
 static inline int tt_probe(const qc_tt *tt, qc_mask a, qc_mask d)

@@ -48,6 +48,16 @@ extern const uint8_t qc_lines_through[QC_CELLS][QC_MAX_LINES_THROUGH];
 /* Lowest set cell of a non-zero mask. */
 static inline int qc_low(qc_mask m) { return __builtin_ctzll(m); }
 static inline int qc_count(qc_mask m) { return __builtin_popcountll(m); }
+/* A position's hash for the tables: every mark changes every bit (two fmix64 rounds). */
+static inline uint64_t qc_mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+static inline uint64_t qc_hash(qc_mask a, qc_mask d) { return qc_mix(a ^ qc_mix(d ^ 0x9e3779b97f4a7c15ULL)); }
 
 /* ------------------------------------------------------------ threat scans */
 

@@ -13,9 +13,7 @@
 
 static inline size_t slot_of(qc_mask a, qc_mask d, size_t cap)
 {
-    uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (d + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-    h ^= h >> 29;
-    return (size_t)(h & (cap - 1));
+    return (size_t)(qc_hash(a, d) & (cap - 1));
 }
 
 /* Empty slots hold a == d == 0. */

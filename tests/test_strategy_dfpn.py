@@ -55,9 +55,9 @@ def test_native_and_python_agree_on_generated_positions():
 
 def test_a_small_table_replaces_entries_and_still_extracts_a_verified_proof():
     p = parse_patashnik("x2x1o6o20o14x")
-    r = solve(p, memory_limit=0.1, method="native")
+    r = solve(p, memory_limit=0.03, method="native")
     assert r.extra["entry_bytes"] <= 64
-    assert r.extra["table_entries"] * r.extra["entry_bytes"] <= 0.1e6
+    assert r.extra["table_entries"] * r.extra["entry_bytes"] <= 0.03e6
     assert r.status == "won" and r.extra["replaced"] > 0
     assert verify(r.strategy, p, jobs=1).verdict == "verified"
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from qubic_logic.errors import DataFormatError
 from qubic_logic.notation import parse_patashnik
 from qubic_logic.position import Position
 from qubic_logic.strategy import StrategyDictionary
 from qubic_logic.strategy.dictionary import Entry, patashnik_dictionary
 from qubic_logic.strategy.minimise import minimised
+from qubic_logic.strategy.solve import solve
 from qubic_logic.strategy.verify import pruned, verify
 
 
@@ -30,3 +32,19 @@ def test_root_comes_from_the_header_and_the_header_is_kept():
 def test_unreached_entries_are_dropped():
     d = StrategyDictionary([Entry(Position(), 0), Entry(parse_patashnik("1x"), 5)])
     assert [e.text() for e in minimised(d)] == [" 0"]
+
+
+def test_every_entry_lets_a_union_of_two_strategies_be_no_larger_than_either():
+    root = parse_patashnik("x2x16o4o")
+    native, python = solve(root, method="native").strategy, solve(root, method="python").strategy
+    union = StrategyDictionary(list(native), native.header)
+    for entry in python:
+        try:
+            union.add(entry)
+        except DataFormatError:
+            pass  # an equivalent position already has a move
+    sizes = [len(minimised(s, root)) for s in (native, python)]
+    after = minimised(union, root, every_entry=True)
+    assert len(after) <= min(sizes)
+    v = verify(after, root, jobs=1)
+    assert v.verdict == "verified" and v.by_rule["dictionary"] == len(after)

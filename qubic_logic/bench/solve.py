@@ -28,7 +28,7 @@ from ..strategy.split import polish
 from .verify import SOLVES
 
 EMPTY_TIME_LIMIT = 1800.0
-EMPTY_MEMORY_MB = 4096.0
+EMPTY_MEMORY_MB = 8192.0
 
 
 class _TimedCore:

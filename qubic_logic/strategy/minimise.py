@@ -68,13 +68,14 @@ class _Strategy:
 
     # ---------------------------------------------------------------- costs
 
-    def measure(self, a: int, d: int) -> int:
+    def measure(self, a: int, d: int, shared: bool = False) -> int:
         """Record the costs of every position the strategy reaches from ``(a, d)`` (attacker to move).
 
-        Returns the root's cost: a bit set of the entries reached.
+        Returns the root's cost: a bit set of the entries reached. ``shared``: reuse the
+        costs already recorded (the moves have not changed since).
         """
-        before: dict[Key, int] = {}
-        after: dict[Key, int] = {}
+        before: dict[Key, int] = self.before if shared else {}
+        after: dict[Key, int] = self.after if shared else {}
 
         def attacker(key: Key) -> int:
             if key in before:
@@ -204,14 +205,22 @@ def _best(options: dict[Key, tuple[int, int]], chosen: set[Key], covered: int, r
 
 
 def minimised(
-    dictionary: StrategyDictionary, root: Position | None = None, *, passes: int = 2, leaf_nodes: int = 200_000
+    dictionary: StrategyDictionary,
+    root: Position | None = None,
+    *,
+    passes: int = 2,
+    leaf_nodes: int = 200_000,
+    every_entry: bool = False,
 ) -> StrategyDictionary:
     """A verified strategy with its strategic moves re-chosen to reach fewer positions.
 
     ``root`` defaults to the dictionary's own root; ``passes`` re-choice
     passes (each measured, the best kept); ``leaf_nodes`` bounds each forced-win
     search of a quiet move's replies (nodes, not seconds: the result does not depend on
-    the machine's load). The entries come out in canonical frames, the header unchanged.
+    the machine's load). ``every_entry``: also measure below every entry, not only the
+    positions the root reaches, so that moves into positions only unreached entries win
+    become candidates (for the union of two verified strategies, each entry's move wins by
+    induction on the marks). The entries come out in canonical frames, the header unchanged.
     """
     root = root or dictionary.root
     attacker = root.to_move
@@ -222,6 +231,9 @@ def minimised(
         moves.setdefault((ca, cd), TRANSFORMS[t][move])
     strategy = _Strategy(moves, leaf_nodes)
     best, reached = dict(moves), strategy.measure(a, d)
+    if every_entry:
+        for ca, cd in moves:
+            strategy.measure(ca, cd, shared=True)
     for _ in range(passes):
         strategy.rechoose(a, d)
         cost = strategy.measure(a, d)
