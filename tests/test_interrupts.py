@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 
 import pytest
 
@@ -25,8 +26,8 @@ def moment(low: float, high: float) -> float:
     return round(RNG.uniform(low, high), 2)
 
 
-def interrupted(*args: str, low: float = 2.0, high: float = 5.0):
-    run = qubic(*args, interrupt_after=moment(low, high))
+def interrupted(*args: str, low: float = 2.0, high: float = 5.0, signum: int = signal.SIGINT):
+    run = qubic(*args, interrupt_after=moment(low, high), signum=signum)
     assert "Traceback" not in run.err and "internal error" not in run.err
     assert run.seconds < EXIT_SECONDS, f"exit {run.seconds:.2f} s after Ctrl-C"
     assert not run.leftovers()
@@ -91,3 +92,11 @@ def test_claims():
 def test_match():
     run = interrupted("match", "mccarthy:depth=3", "greedy", "--games", "1000", "--jobs", "2", low=3, high=5)
     assert run.code == 130 and "stopped early by Ctrl-C" in run.err and "games, mean length" in run.out
+
+
+def test_sigterm_stops_a_book_build_as_ctrl_c_does(tmp_path):
+    """A build started in the background (where the shell ignores SIGINT) is stopped by ``kill``."""
+    book = tmp_path / "b.sqlite"
+    run = interrupted("book", "build", str(book), "--stones", "2", "--jobs", "2", low=3, high=5,
+                      signum=signal.SIGTERM)
+    assert run.code == 130 and "interrupted (Ctrl-C or kill): every settled position is kept" in run.out

@@ -68,8 +68,8 @@ def _tree_rss(root: psutil.Process) -> int:
 
 
 def qubic(*args: str, interrupt_after: float | None = None, timeout: float = 180, cwd=None,
-          input: str | None = None) -> Run:
-    """Run ``qubic ARGS``; with ``interrupt_after`` send SIGINT (Ctrl-C) that many seconds in.
+          input: str | None = None, signum: int = signal.SIGINT) -> Run:
+    """Run ``qubic ARGS``; with ``interrupt_after`` send ``signum`` (SIGINT: Ctrl-C) that many seconds in.
 
     Raises ``TimeoutError`` (after killing it) if the command is still running ``timeout`` s later.
     """
@@ -89,7 +89,7 @@ def qubic(*args: str, interrupt_after: float | None = None, timeout: float = 180
                 break
             time.sleep(0.05)
         start = time.monotonic()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
     try:
         out, err = proc.communicate(input, timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -15,7 +15,9 @@ import argparse
 import os
 import importlib
 import pkgutil
+import signal
 import sys
+import threading
 
 from .. import __version__
 from ..core import CORE_NAME
@@ -47,8 +49,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop_on_sigterm() -> None:
+    """``kill PID`` (SIGTERM) stops a command as Ctrl-C does: what it had is reported, workers stop.
+
+    Only for a real command line: a background job's shell may have set SIGINT
+    to be ignored, and SIGTERM is what stops it then.
+    """
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line (``argv`` None: this process's own arguments); returns the exit status."""
+    if argv is None:
+        _stop_on_sigterm()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

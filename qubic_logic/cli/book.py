@@ -31,12 +31,12 @@ def run_build(args: argparse.Namespace) -> int:
 
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
                             memory_limit=args.memory_limit or None, executor=executor, progress=show)
-    state = {None: "complete", "interrupted": "interrupted (Ctrl-C): every settled position is kept; "
+    state = {None: "complete", "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept; "
              "run the same command to continue", "time limit": "time limit"}[report.stopped]
     print(f"{args.book}: {report.settled:,} of {report.total:,} positions settled, {report.open:,} open; "
           f"{report.searched:,} of {report.units:,} searches run this time ({report.propagated:,} positions "
           f"settled by propagation), {report.seconds:.1f} s on {report.jobs} {report.executor} workers — {state}")
-    return 0
+    return 130 if report.stopped == "interrupted" else 0  # as every command after Ctrl-C
 
 
 def run_show(args: argparse.Namespace) -> int:
