@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from qubic_logic.errors import DataFormatError
+import pytest
+
 from qubic_logic.notation import parse_patashnik
 from qubic_logic.position import Position
 from qubic_logic.strategy import StrategyDictionary
 from qubic_logic.strategy.dictionary import Entry, patashnik_dictionary
+from qubic_logic.strategy.minimise import main as minimise_main
 from qubic_logic.strategy.minimise import minimised
 from qubic_logic.strategy.solve import solve
 from qubic_logic.strategy.verify import pruned, verify
@@ -34,17 +36,46 @@ def test_unreached_entries_are_dropped():
     assert [e.text() for e in minimised(d)] == [" 0"]
 
 
-def test_every_entry_lets_a_union_of_two_strategies_be_no_larger_than_either():
+@pytest.fixture(scope="module")
+def two_strategies() -> tuple[StrategyDictionary, StrategyDictionary]:
+    """X's wins from x2x16o4o found by the native and by the Python search (different moves)."""
     root = parse_patashnik("x2x16o4o")
-    native, python = solve(root, method="native").strategy, solve(root, method="python").strategy
-    union = StrategyDictionary(list(native), native.header)
-    for entry in python:
-        try:
-            union.add(entry)
-        except DataFormatError:
-            pass  # an equivalent position already has a move
+    return solve(root, method="native").strategy, solve(root, method="python").strategy
+
+
+def test_every_entry_lets_a_union_of_two_strategies_be_no_larger_than_either(two_strategies):
+    root = parse_patashnik("x2x16o4o")
+    native, python = two_strategies
+    union = StrategyDictionary.union([native, python], native.header)
     sizes = [len(minimised(s, root)) for s in (native, python)]
     after = minimised(union, root, every_entry=True)
     assert len(after) <= min(sizes)
     v = verify(after, root, jobs=1)
     assert v.verdict == "verified" and v.by_rule["dictionary"] == len(after)
+
+
+def test_the_minimise_command_writes_a_verified_union_no_larger_than_either(two_strategies, tmp_path, capsys):
+    paths = []
+    for name, strategy in zip(("native", "python"), two_strategies):
+        strategy.save(tmp_path / f"{name}.dict")
+        paths.append(str(tmp_path / f"{name}.dict"))
+    out = tmp_path / "union.dict"
+    assert minimise_main([str(out), *paths]) == 0
+    union = StrategyDictionary.load(out)
+    assert union.root == parse_patashnik("x2x16o4o")
+    assert len(union) <= min(len(minimised(s)) for s in two_strategies)
+    assert verify(union, union.root, jobs=1).verdict == "verified"
+    assert f"VERIFIED, {len(union):,} strategic positions" in capsys.readouterr().out
+
+
+def test_the_minimise_command_refuses_strategies_from_different_roots(two_strategies, tmp_path, capsys):
+    two_strategies[0].save(tmp_path / "a.dict")
+    StrategyDictionary([Entry(Position(), 0)]).save(tmp_path / "b.dict")
+    out = tmp_path / "union.dict"
+    assert minimise_main([str(out), str(tmp_path / "a.dict"), str(tmp_path / "b.dict")]) == 2
+    assert "different roots" in capsys.readouterr().err and not out.exists()
+    assert minimise_main([str(tmp_path / "no" / "u.dict"), str(tmp_path / "a.dict")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    (tmp_path / "bad.dict").write_text("xo 5\n")
+    assert minimise_main([str(out), str(tmp_path / "bad.dict")]) == 2
+    assert "no separator line" in capsys.readouterr().err and not out.exists()

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..core import core_module
-from ..errors import DataFormatError, QubicError
+from ..errors import QubicError
 from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
@@ -169,16 +169,8 @@ def _merged(position: Position, move: int | None, parts: list[BookEntry], winner
     header = [f"Opening book strategy (qubic-logic): {winner.upper()} wins from {format_patashnik(position)}.",
               f"root: {format_patashnik(position)}",
               "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence."]
-    merged = StrategyDictionary([], header)
-    if move is not None and _needs_entry(position):
-        merged.add(Entry(position, move))
-    for part in parts:
-        for entry in part.strategy() or ():
-            try:
-                merged.add(entry)
-            except DataFormatError:
-                pass  # an equivalent position already has a proven move
-    return merged
+    own = [Entry(position, move)] if move is not None and _needs_entry(position) else []
+    return StrategyDictionary.union([own, *(part.strategy() or () for part in parts)], header)
 
 
 def propagated(position: Position, kids: dict[Key, BookEntry | None], moves: dict[Key, int]) -> BookEntry | None:

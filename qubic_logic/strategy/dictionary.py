@@ -108,6 +108,21 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
             raise DataFormatError(f"{path}: not ASCII text ({exc.reason}); expected a dictionary") from None
         return cls.parse(text, str(path))
 
+    @classmethod
+    def union(cls, dictionaries: Iterable[Iterable[Entry]], header: Iterable[str] = ()) -> "StrategyDictionary":
+        """Every entry of ``dictionaries``; where two name equivalent positions, the earlier one's move.
+
+        >>> a, b = StrategyDictionary.parse("---\\nxo 5\\n"), StrategyDictionary.parse("---\\n2ox 6\\nx2o 7\\n")
+        >>> [e.text() for e in StrategyDictionary.union([a, b])]
+        ['xo 5', 'x2o 7']
+        """
+        result = cls((), header)
+        for dictionary in dictionaries:
+            for entry in dictionary:
+                if entry.position not in result:
+                    result.add(entry)
+        return result
+
     @property
     def root(self) -> Position:
         """Where play starts: the position on a ``root:`` header line, else the empty board.

@@ -22,7 +22,6 @@ import time
 from typing import Callable
 
 from ..core import core_module
-from ..errors import DataFormatError
 from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
@@ -133,13 +132,8 @@ def solve_split(
         "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.",
         "Check: qubic verify dictionary FILE",
     ]
-    merged = StrategyDictionary([Entry(position, move)], header)
-    for u in units:
-        for entry in StrategyDictionary.parse(results[u][1], u):
-            try:
-                merged.add(entry)
-            except DataFormatError:
-                pass  # an equivalent position already has a proven move
+    merged = StrategyDictionary.union(
+        [[Entry(position, move)], *(StrategyDictionary.parse(results[u][1], u) for u in units)], header)
     extra["merged"] = len(merged)
     strategy = polish(merged, position, extra, jobs=executor.jobs)
     if strategy is None:
