@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -181,6 +182,8 @@ def test_ctrl_c_keeps_settled_positions_and_says_how_to_continue(tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err  # as every command after Ctrl-C
     assert "interrupted" in out and "run the same command to continue" in out
+    # stderr is no terminal here, so each search is logged as a line instead of the bar being drawn
+    assert re.search(r"^searched \d+ of 59: settled \d+ · open \d+ · remaining \d+ searches$", err, re.M), err
     kept = _settled(path)
     assert 10 <= kept < 60
     with OpeningBook.open(path) as book:

@@ -22,12 +22,18 @@ def run_build(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with executor_from(args) as executor, Progress(*columns, console=err, transient=False) as bar:
+    with executor_from(args) as executor, Progress(*columns, console=err, transient=False,
+                                                   disable=not err.is_terminal) as bar:
         task = bar.add_task("searching", total=None, counts="")
 
+        logged = [-1]
+
         def show(r: BuildReport) -> None:
-            bar.update(task, total=r.units or None, completed=r.searched,
-                       counts=f"settled {r.settled:,} · open {r.open:,} · remaining {r.remaining:,} searches")
+            counts = f"settled {r.settled:,} · open {r.open:,} · remaining {r.remaining:,} searches"
+            bar.update(task, total=r.units or None, completed=r.searched, counts=counts)
+            if not err.is_terminal and r.searched != logged[0]:  # a log file gets a line per search instead
+                logged[0] = r.searched
+                err.print(f"searched {r.searched:,} of {r.units:,}: {counts}", highlight=False)
 
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
                             memory_limit=args.memory_limit or None, executor=executor, progress=show)
