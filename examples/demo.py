@@ -33,6 +33,12 @@ STEPS: list[tuple] = [
      ["verify", "strategy", "player:mcdaniel"], 1),  # exit status 1: refuted, as expected
     ("The native proof-number search: a winning strategy for a 4-stone position, written and verified",
      ["solve", "patashnik:x2x16o4o", "-o", str(OUT / "x2x16o4o.dict")]),
+    ("An opening book on a Dask LocalCluster: every position to 4 stones below X's corner, O's 27, X's 3",
+     ["book", "build", str(OUT / "book.sqlite"), "--stones", "4", "--root", "moves:0,27,3",
+      "--executor", "dask", "--jobs", "2"]),
+    ("", ["book", "stats", str(OUT / "book.sqlite"), "--top", "3"]),
+    ("", ["book", "show", str(OUT / "book.sqlite"), "moves:0,27,3"]),
+    ("", ["book", "verify", str(OUT / "book.sqlite")]),
     ("McDaniel's program plays from its stored games (Appendix C), as the seed prints",
      ["reply", "mcdaniel", "1-2,22-4,27-3", "--notation", "number"]),
     ("Doake's 1972 learning program: 40 training games against greedy, then what it learned",
@@ -47,7 +53,8 @@ STEPS: list[tuple] = [
 
 def main() -> int:
     OUT.mkdir(exist_ok=True)
-    (OUT / "doake-brain.sqlite").unlink(missing_ok=True)  # train from the rule book on every run
+    for made in ("doake-brain.sqlite", "book.sqlite", "book.sqlite-wal", "book.sqlite-shm"):
+        (OUT / made).unlink(missing_ok=True)  # train and build from scratch on every run
     qubic = [sys.executable, "-m", "qubic_logic.cli"]
     for title, args, *expected in STEPS:
         print(f"\n== {title}\n" if title else "", f"$ qubic {shlex.join(args)}", sep="", flush=True)
