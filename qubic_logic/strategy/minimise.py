@@ -311,18 +311,18 @@ def main(argv: list[str] | None = None) -> int:
         for path, d in zip(sources, dictionaries):
             print(f"{path}: {len(d):,} entries")
         header = ["Minimised union (qubic-logic: python -m qubic_logic.strategy.minimise) of the strategies:",
-                  *(f"  {path}: {_described(path, d)}" for path, d in zip(sources, dictionaries)),
+                  *(f"  {Path(path).name}: {_described(path, d)}" for path, d in zip(sources, dictionaries)),
                   f"root: {format_patashnik(dictionaries[0].root)}",
                   "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.",
                   "Check: qubic verify dictionary FILE"]
         result = minimised_union(dictionaries, header, print)
+        v = verify(result, result.root)
     except QubicError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted: nothing written", file=sys.stderr)
         return 130
-    v = verify(result, result.root)
     if v.verdict != "verified":
         print(f"the minimised union is {v.verdict.upper()}: nothing written", file=sys.stderr)
         return 1
