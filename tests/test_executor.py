@@ -45,6 +45,17 @@ def test_results_by_unit_index(kind, dask_executor):
     assert results == {i: abs(u) for i, u in enumerate(units)}
 
 
+@pytest.mark.parametrize("kind", ["local", "dask"])
+def test_no_unit_waits_behind_a_long_one_while_a_worker_is_free(kind, dask_executor):
+    units = [3.0, 1.5] + [0.05] * 12  # once the 1.5 s unit ends, its worker should take every short one
+    if kind == "dask":
+        order = [i for i, _ in dask_executor.run(_nap, units)]
+    else:
+        with make_executor("local", jobs=2) as ex:
+            order = [i for i, _ in ex.run(_nap, units)]
+    assert order[-1] == 0, order
+
+
 def test_time_limit_stops_running_units_and_keeps_finished_ones():
     with make_executor("local", jobs=2) as ex:
         run_limited = ex.run(_nap, [0.05, 30, 30], time_limit=1.5)
