@@ -27,6 +27,7 @@ the machine.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -254,16 +255,30 @@ class DaskExecutor(Executor):
     def _start(self, fn: Callable, units: list) -> Any:
         from dask.distributed import as_completed
 
-        futures = [self.client.submit(_indexed, (fn, i, u), pure=False) for i, u in enumerate(units)]
+        # One unit per worker at a time, the next one handed out as one finishes: Dask would
+        # otherwise queue a unit behind a long one on a busy worker while another worker idles.
+        waiting = iter(enumerate(units))
+        futures: list = []
         finished: queue.Queue = queue.Queue()
+        stopping, handing_out = threading.Event(), threading.Lock()
+
+        def submit(index: int, unit: Any) -> Any:
+            futures.append(self.client.submit(_indexed, (fn, index, unit), pure=False))
+            return futures[-1]
+
+        running = as_completed([submit(i, u) for i, u in itertools.islice(waiting, self.jobs)])
 
         def collect() -> None:  # as_completed has no timeout: a thread hands finished futures over
-            for future in as_completed(futures):
+            for future in running:
                 finished.put(future)
+                with handing_out:
+                    following = None if stopping.is_set() else next(waiting, None)
+                    if following is not None:
+                        running.add(submit(*following))
             finished.put(None)
 
         threading.Thread(target=collect, daemon=True).start()
-        return futures, finished
+        return futures, finished, stopping, handing_out
 
     def _next(self, handle: Any, timeout: float) -> tuple[int, Any] | None:
         try:
@@ -275,6 +290,8 @@ class DaskExecutor(Executor):
         return future.result()
 
     def _stop(self, handle: Any) -> None:
+        with handle[3]:
+            handle[2].set()  # no unit is handed out after this
         self.client.cancel(handle[0], force=True)
         if self.cluster is not None:  # our own workers: end the units running in them now
             for pid in self.client.run(os.getpid).values():
