@@ -98,14 +98,22 @@ static int check_nargs(Py_ssize_t nargs, Py_ssize_t want, const char *name)
     return -1;
 }
 
+/* The arguments every call starts with: (sums, occupied, ...), `want` of them in all. */
+static int get_board(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const char *name, int *sums,
+                     uint64_t *occupied)
+{
+    if (check_nargs(nargs, want, name) < 0 || get_sums(args[0], sums) < 0 || get_occupied(args[1], occupied) < 0)
+        return -1;
+    return 0;
+}
+
 PyDoc_STRVAR(search_doc, "search(sums, occupied, test, listing, literal)\n--\n\n"
                          "SEARCH: (m1, m2, m3, line, m11) as search.py's Found.");
 static PyObject *py_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     int sums[DK_LINES + 1], test[MAX_PATTERNS][5];
     uint64_t occupied;
-    if (check_nargs(nargs, 5, "search") < 0 || get_sums(args[0], sums) < 0 ||
-        get_occupied(args[1], &occupied) < 0)
+    if (get_board(args, nargs, 5, "search", sums, &occupied) < 0)
         return NULL;
     Py_ssize_t n = get_patterns(args[2], test);
     int listing = PyObject_IsTrue(args[3]), literal = PyObject_IsTrue(args[4]);
@@ -133,8 +141,7 @@ static PyObject *py_first_match(PyObject *self, PyObject *const *args, Py_ssize_
 {
     int sums[DK_LINES + 1], patterns[MAX_PATTERNS][5];
     uint64_t occupied;
-    if (check_nargs(nargs, 4, "first_match") < 0 || get_sums(args[0], sums) < 0 ||
-        get_occupied(args[1], &occupied) < 0)
+    if (get_board(args, nargs, 4, "first_match", sums, &occupied) < 0)
         return NULL;
     Py_ssize_t n = get_patterns(args[2], patterns);
     int literal = PyObject_IsTrue(args[3]);
@@ -151,8 +158,7 @@ static PyObject *py_match(PyObject *self, PyObject *const *args, Py_ssize_t narg
 {
     int sums[DK_LINES + 1], pattern[5];
     uint64_t occupied;
-    if (check_nargs(nargs, 4, "match") < 0 || get_sums(args[0], sums) < 0 ||
-        get_occupied(args[1], &occupied) < 0 || get_pattern(args[2], pattern) < 0)
+    if (get_board(args, nargs, 4, "match", sums, &occupied) < 0 || get_pattern(args[2], pattern) < 0)
         return NULL;
     int literal = PyObject_IsTrue(args[3]);
     if (literal < 0)

@@ -26,13 +26,14 @@ def run_build(args: argparse.Namespace) -> int:
                                                    disable=not err.is_terminal) as bar:
         task = bar.add_task("searching", total=None, counts="")
 
-        logged = [-1]
+        logged = -1
 
         def show(r: BuildReport) -> None:
+            nonlocal logged
             counts = f"settled {r.settled:,} · open {r.open:,} · remaining {r.remaining:,} searches"
             bar.update(task, total=r.units or None, completed=r.searched, counts=counts)
-            if not err.is_terminal and r.searched != logged[0]:  # a log file gets a line per search instead
-                logged[0] = r.searched
+            if not err.is_terminal and r.searched != logged:  # a log file gets a line per search instead
+                logged = r.searched
                 err.print(f"searched {r.searched:,} of {r.units:,}: {counts}", highlight=False)
 
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
