@@ -11,6 +11,7 @@ environment variable ``QUBIC_CORE=python`` to force the fallback.
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -21,15 +22,19 @@ from .errors import EngineUnavailableError, QueryTimeout
 from .position import Position, Side, other
 
 
-def _load_native() -> ModuleType | None:
+def native_extension(name: str) -> ModuleType | None:
+    """The compiled extension ``qubic_logic.<name>`` (solvers/*.c), or None when it was not built.
+
+    >>> native_extension("_no_such_extension") is None
+    True
+    """
     try:
-        from . import _native  # type: ignore[attr-defined]
+        return importlib.import_module(f"{__package__}.{name}")
     except ImportError:
         return None
-    return _native
 
 
-NATIVE: ModuleType | None = _load_native()
+NATIVE: ModuleType | None = native_extension("_native")
 
 
 def core_module(name: str = "auto") -> ModuleType:

@@ -29,10 +29,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Callable
 
-from ..core import NATIVE, core_module
+from ..core import NATIVE, core_module, native_extension
 from ..errors import EngineUnavailableError, IllegalMoveError
 from ..geometry import cells_of
 from ..notation import format_patashnik
@@ -43,15 +42,7 @@ from .dictionary import Entry, StrategyDictionary
 from .verify import VERIFY_NATIVE
 
 
-def _load_dfpn() -> ModuleType | None:
-    try:
-        from .. import _dfpn  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _dfpn
-
-
-DFPN_NATIVE = _load_dfpn() if NATIVE is not None else None
+DFPN_NATIVE = native_extension("_dfpn") if NATIVE is not None else None
 
 INFINITY = 1 << 40
 NATIVE_INFINITY = 0x3FFFFFFF  # solvers/dfpn.h QD_INFINITY

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import bitboard
-from ..core import NATIVE
+from ..core import NATIVE, native_extension
 from ..errors import EngineUnavailableError
 from ..executor import make_executor
 from ..notation import format_patashnik
@@ -39,15 +39,7 @@ from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from .dictionary import StrategyDictionary
 
 
-def _load_native():
-    try:
-        from .. import _verify  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _verify
-
-
-VERIFY_NATIVE = _load_native() if NATIVE is not None else None
+VERIFY_NATIVE = native_extension("_verify") if NATIVE is not None else None
 
 RULES = ("win", "block", "dictionary", "forced")
 REASONS = {

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
 
-from ...core import CORE_NAME
+from ...core import CORE_NAME, native_extension
 from .board import LINE_BITS, LINES, THROUGH, Board
 from .tables import Pattern
 
@@ -198,17 +198,7 @@ def python_sugoal(board: Board, sutest: list[Pattern]) -> tuple[int, int]:
     return 0, 0
 
 
-def _load_native() -> ModuleType | None:
-    if CORE_NAME != "native":
-        return None
-    try:
-        from ... import _doake  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _doake
-
-
-NATIVE: ModuleType | None = _load_native()
+NATIVE: ModuleType | None = native_extension("_doake") if CORE_NAME == "native" else None
 
 
 @contextmanager
