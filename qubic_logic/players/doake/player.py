@@ -32,7 +32,7 @@ from ..base import Move, register
 from .backtrack import analyse
 from .board import Board
 from .select import Choice, Selector
-from .store import Brain, GameRow
+from .store import Brain, GameRow, result_for
 from .tables import Tables
 
 READINGS = ("plausible", "literal")
@@ -96,8 +96,8 @@ class DoakePlayer:
             number = store.game_count() + 1
             p = game.position
             lesson = analyse(p, list(game.moves), side, tables, number, self.reading == "literal")
-            result = "draw" if p.winner is None else "win" if p.winner == side else "loss"
-            store.record_game(GameRow(number, opponent, side, list(game.moves), result, None, lesson.summary(),
+            store.record_game(GameRow(number, opponent, side, list(game.moves), result_for(p, side), None,
+                                      lesson.summary(),
                                       tables.learned()), tables, self.reading)
         finally:
             store.close()

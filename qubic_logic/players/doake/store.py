@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import DataFormatError, QubicError
+from ...position import Position
 from .tables import RULE_BOOK, Entry, Tables
 
 FORMAT = "qubic-logic doake brain"
@@ -60,6 +61,15 @@ class GameRow:
     seed: int | None
     lesson: str
     patterns: int
+
+
+def result_for(position: Position, side: str) -> str:
+    """``'win'``, ``'draw'`` or ``'loss'``: how a finished game ended for ``side``.
+
+    >>> result_for(Position(), 'x')
+    'draw'
+    """
+    return "draw" if position.winner is None else "win" if position.winner == side else "loss"
 
 
 @dataclass(frozen=True)

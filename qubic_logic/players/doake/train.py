@@ -30,7 +30,7 @@ from ...position import Game
 from .backtrack import Lesson, analyse
 from .player import check_reading, choose
 from .select import Selector
-from .store import Brain, Evaluation, GameRow
+from .store import Brain, Evaluation, GameRow, result_for
 from .tables import Tables
 
 SELF = "self"
@@ -123,7 +123,7 @@ def train(brain: Brain, against: str, games: int, seed: int = 0, reading: str = 
             before = tables.learned()
             game, side, lesson = play_and_learn(tables, against, number, seed, literal)
             p = game.position
-            result = "draw" if p.winner is None else ("win" if p.winner == side else "loss")
+            result = result_for(p, side)
             row = GameRow(number, against, side, list(game.moves), result, game_seed(seed, number),
                           lesson.summary(), tables.learned())
             brain.record_game(row, tables, reading)
