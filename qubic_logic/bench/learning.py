@@ -52,12 +52,13 @@ def run(console: Console, quick: bool = False) -> dict:
         for seed in range(runs):
             brain = Brain(Path(tmp, f"b{seed}.sqlite"), create=True)
             times: list[tuple[float, float]] = []  # (wall, CPU) seconds per game
-            last = [(time.perf_counter(), time.process_time())]
+            last = (time.perf_counter(), time.process_time())
 
             def tick(row: GameRow) -> None:
+                nonlocal last
                 now = (time.perf_counter(), time.process_time())
-                times.append((now[0] - last[0][0], now[1] - last[0][1]))
-                last[0] = now
+                times.append((now[0] - last[0], now[1] - last[1]))
+                last = now
 
             summary = train(brain, OPPONENT, games, seed=seed, progress=tick)
             tables = brain.tables()
