@@ -18,8 +18,10 @@
  *
  * Leaves are cheap first: threat scans settle what they can; a defender reply off the
  * pass witness is proven by replaying the witness; after a pass that has no forced win
- * no reply needs a search; positions without a 2-0 line skip the search; all leaf
- * searches share one table of failed positions. (Evaluating the attacker's forced win
+ * no reply needs a search; a reply is also proven by replaying a sequence found after an
+ * earlier reply (a fifth of the leaf searches); positions without a 2-0 line skip the
+ * search; a leaf search stops at the first win it finds (any length); all leaf searches
+ * share one table of failed positions. (Evaluating the attacker's forced win
  * only when a node is selected was tried and dropped: unsettled children count 1 each,
  * so a defender turn's proof number was 6-30 instead of about 1, and the search went
  * astray: 40,000 expansions instead of 12 on x2x1o6x14o20o.)
@@ -69,8 +71,20 @@ typedef struct {
 typedef struct {
     qc_mask a, d; /* canonical */
     uint8_t move; /* in the parent's frame */
+    uint8_t t;    /* the transform from the parent's frame to the canonical one */
     int16_t score;
 } kid_t;
+
+/* At a defender's turn: the attacker's forced wins known in the parent's frame (the one
+ * after a pass, then those found after earlier replies), replayed before any leaf search
+ * of a new reply: most replies leave some sibling's sequence legal. */
+#define WITNESSES 8
+typedef struct {
+    int none; /* no forced win even after a pass, so none after any reply */
+    int count, next;
+    uint8_t len[WITNESSES];
+    uint8_t seq[WITNESSES][QC_MAX_SEQUENCE];
+} witnesses_t;
 
 struct qd_search {
     qc_mask root_a, root_d;
@@ -87,6 +101,8 @@ struct qd_search {
     double leaf_seconds, start, deadline, next_progress;
     int stopped;
     int extracting;
+    int first;                /* opt.first_move: the root's move in the canonical frame, else -1 */
+    qc_mask first_a, first_d; /* and the canonical position after it */
 };
 
 static double now(void)
@@ -177,7 +193,8 @@ static void put(qd_search *s, qc_mask a, qc_mask d, const node_t *n)
             slot = b + i;
             s->used++;
         }
-    if (!slot && s->bucket_mask + 1 < s->max_buckets) { /* a full bucket: grow before replacing */
+    if (!slot && s->bucket_mask + 1 < s->max_buckets && 4 * s->used > BUCKET * (s->bucket_mask + 1)) {
+        /* a full bucket in a table over a quarter full: grow before replacing */
         grow(s); /* (on failure max_buckets drops to the current size, so this recursion ends) */
         return put(s, a, d, n);
     }
@@ -245,6 +262,7 @@ static int leaf(qd_search *s, qc_mask a, qc_mask d, qc_forced_win_result *r)
     }
     qc_search_options o = QC_SEARCH_DEFAULTS;
     o.node_limit = s->leaf_limit;
+    o.any_win = 1; /* a node needs a win, not the shortest: no deepening (half the leaf time) */
     o.tt = s->leaf_tt;
     o.stop = s->opt.stop;
     const double t0 = now();
@@ -266,7 +284,8 @@ static void settle(node_t *n, int won, int kind)
 /* A new position's numbers from threat scans (and, at the defender's turn, whether a
  * pass would lose to a threat sequence). `forced` > 0: a witness already proved the
  * attacker's forced win; < 0: it is known that there is none. */
-static void evaluate(qd_search *s, qc_mask a, qc_mask d, int attacker, int forced, node_t *n)
+static void evaluate(qd_search *s, qc_mask a, qc_mask d, int attacker, int forced, node_t *n,
+                     qc_forced_win_result *found)
 {
     s->nodes++;
     check_limits(s);
@@ -282,8 +301,13 @@ static void evaluate(qd_search *s, qc_mask a, qc_mask d, int attacker, int force
         if ((theirs & (theirs - 1)) || !empty)
             return settle(n, 0, K_LOST);
         qc_forced_win_result r;
-        if (forced > 0 || (forced == 0 && leaf(s, a, d, &r)))
+        if (forced > 0)
             return settle(n, 1, K_FORCED);
+        if (forced == 0 && leaf(s, a, d, &r)) {
+            if (found)
+                *found = r;
+            return settle(n, 1, K_FORCED);
+        }
         n->kind = theirs ? K_BLOCK : K_MOVE;
     } else {
         const qc_mask mine = qc_threat_cells(a, d);
@@ -308,7 +332,7 @@ static void get(qd_search *s, qc_mask a, qc_mask d, int forced, node_t *n)
 {
     if (probe(s, a, d, n))
         return;
-    evaluate(s, a, d, is_attacker(s, a, d), forced, n);
+    evaluate(s, a, d, is_attacker(s, a, d), forced, n, NULL);
     put(s, a, d, n);
 }
 
@@ -338,12 +362,14 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
         const int m = qc_low(moves);
         const qc_mask bit = 1ULL << m;
         qc_mask ca = ~0ULL, cd = ~0ULL;
+        int ct = 0;
         for (int t = 0; t < QC_TRANSFORMS; t++) {
             const qc_mask mb = 1ULL << cells[t][m];
             const qc_mask x = attacker ? ia[t] | mb : ia[t], o = attacker ? id[t] : id[t] | mb;
             if (x < ca || (x == ca && o < cd)) {
                 ca = x;
                 cd = o;
+                ct = t;
             }
         }
         int dup = 0;
@@ -355,6 +381,7 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
         k->a = ca;
         k->d = cd;
         k->move = (uint8_t)m;
+        k->t = (uint8_t)ct;
         k->score = 0;
         if (attacker) {
             k->score = (int16_t)(8 * (4 * qc_count(qc_major_cells(a | bit, d)) + qc_count(qc_forcing_moves(a | bit, d))) +
@@ -370,28 +397,39 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
 }
 
 /*
- * The numbers of child `k` of (a, d). At the defender's turn, `wlen` > 0: the attacker
- * would win by the witness w if the defender passed, so a new reply off w is proven by
- * replaying w; `wlen` < 0: the attacker has no forced win even after a pass, so none
- * after any reply (a defender mark never helps the attacker's threat sequences: each
- * sequence that wins with it wins without it), and the reply needs no leaf search.
+ * The numbers of child `k` of (a, d). At the defender's turn a new reply is proven when a
+ * known forced win `w` still holds after it (replayed, no search); when `w->none`, the
+ * attacker has no forced win even after a pass, so none after any reply (a defender mark
+ * never helps the attacker's threat sequences) and the reply needs no leaf search. A
+ * forced win a leaf search finds is added to `w` in the parent's frame.
  */
-static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, const uint8_t *w, int wlen, node_t *n)
+static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, witnesses_t *w, node_t *n)
 {
     if (probe(s, k->a, k->d, n))
         return;
-    int forced = wlen < 0 ? -1 : 0;
-    if (wlen > 0) {
-        int on_witness = 0;
-        for (int i = 0; i < wlen && !on_witness; i++)
-            on_witness = w[i] == k->move;
-        forced = !on_witness && qv_witness_holds(a, d | 1ULL << k->move, w, wlen);
+    int forced = w && w->none ? -1 : 0;
+    if (w && !forced) {
+        const qc_mask dk = d | 1ULL << k->move;
+        for (int i = 0; i < w->count && !forced; i++)
+            forced = qv_witness_holds(a, dk, w->seq[i], w->len[i]);
     }
-    evaluate(s, k->a, k->d, !is_attacker(s, a, d) ? 1 : 0, forced, n);
+    qc_forced_win_result r;
+    r.length = 0;
+    evaluate(s, k->a, k->d, !is_attacker(s, a, d) ? 1 : 0, forced, n, w ? &r : NULL);
     put(s, k->a, k->d, n);
+    if (w && r.length > 0) { /* back from the child's canonical frame */
+        const uint8_t *back = qc_transform(qc_inverse(k->t));
+        uint8_t *seq = w->seq[w->next];
+        for (int i = 0; i < r.seq_len; i++)
+            seq[i] = back[r.seq[i]];
+        w->len[w->next] = (uint8_t)r.seq_len;
+        w->next = (w->next + 1) % WITNESSES;
+        w->count += w->count < WITNESSES;
+    }
 }
 
 /* ------------------------------------------------------------------ MID */
+
 
 static uint32_t add_sat(uint64_t x, uint64_t y) { return x + y >= INF ? INF : (uint32_t)(x + y); }
 
@@ -414,14 +452,16 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
     const int attacker = is_attacker(s, a, d);
     const uint64_t nodes0 = s->nodes, work0 = n.work;
     qc_forced_win_result r;
-    uint8_t w[QC_MAX_SEQUENCE];
-    int wlen = 0;
+    witnesses_t wit, *w = NULL;
     if (!attacker && n.kind == K_MOVE) {
+        w = &wit;
+        w->none = w->count = w->next = 0;
         if (leaf(s, a, d, &r)) {
-            memcpy(w, r.seq, (size_t)r.seq_len);
-            wlen = r.seq_len;
-        } else if (r.length == 0 && r.reached == QC_NONE_AT_ANY_LENGTH) {
-            wlen = -1;
+            memcpy(w->seq[0], r.seq, (size_t)r.seq_len);
+            w->len[0] = (uint8_t)r.seq_len;
+            w->count = w->next = 1;
+        } else {
+            w->none = r.length == 0 && r.reached == QC_NONE_AT_ANY_LENGTH;
         }
     }
     kid_t kids[QC_CELLS];
@@ -430,7 +470,7 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
     uint64_t stepped = 0; /* at the root: the first moves searched one step */
     s->expansions++;
     for (int i = 0; i < k; i++)
-        get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
+        get_kid(s, a, d, &kids[i], w, &kn[i]);
     for (;;) {
         int best = 0;
         uint32_t first = INF + 1, second = INF, least = INF;
@@ -480,7 +520,7 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
             if (fresh >= 0) {
                 stepped |= 1ULL << fresh;
                 mid(s, kids[fresh].a, kids[fresh].d, add_sat(kn[fresh].pn, 1), add_sat(kn[fresh].dn, 1), 0);
-                get_kid(s, a, d, &kids[fresh], w, wlen, &kn[fresh]);
+                get_kid(s, a, d, &kids[fresh], w, &kn[fresh]);
                 continue;
             }
         }
@@ -496,7 +536,7 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         }
         mid(s, kids[best].a, kids[best].d, cpn, cdn, 0);
         for (int i = 0; i < k; i++)
-            get_kid(s, a, d, &kids[i], w, wlen, &kn[i]);
+            get_kid(s, a, d, &kids[i], w, &kn[i]);
     }
 }
 
@@ -533,6 +573,12 @@ qd_search *qd_new(qc_mask a, qc_mask d, const qd_options *opt)
     s->root_d = d;
     s->rt = qc_canonical(a, d, &s->ra, &s->rd);
     s->parity = qc_count(a | d) & 1;
+    const int m = s->opt.first_move - 1;
+    s->first = -1;
+    if (m >= 0 && m < QC_CELLS && !((a | d) >> m & 1)) {
+        s->first = qc_transform(s->rt)[m];
+        qc_canonical(a | 1ULL << m, d, &s->first_a, &s->first_d);
+    }
     return s;
 }
 
@@ -585,12 +631,19 @@ int qd_run(qd_search *s, qd_result *out)
     s->deadline = s->opt.time_limit > 0 ? s->start + s->opt.time_limit : 0;
     s->next_progress = s->start + s->opt.progress_seconds;
     s->stopped = QD_SETTLED;
-    mid(s, s->ra, s->rd, INF, INF, 1);
-    node_t root;
-    get(s, s->ra, s->rd, 0, &root);
+    node_t root = {0};
+    if (s->first >= 0 && (qc_threat_cells(s->ra, s->rd) >> s->first & 1)) {
+        settle(&root, 1, K_WIN); /* the fixed first move completes a line */
+    } else if (s->first >= 0) { /* the position after the fixed move stands for the root */
+        mid(s, s->first_a, s->first_d, INF, INF, 0);
+        get(s, s->first_a, s->first_d, 0, &root);
+    } else {
+        mid(s, s->ra, s->rd, INF, INF, 1);
+        get(s, s->ra, s->rd, 0, &root);
+    }
     out->status = root.pn == 0 ? QD_WON : root.dn == 0 ? QD_NOT_WON : QD_UNKNOWN;
     out->stopped = out->status == QD_UNKNOWN ? s->stopped : QD_SETTLED;
-    out->move = root_move(s, &root);
+    out->move = s->first >= 0 ? s->opt.first_move - 1 : root_move(s, &root);
     out->pn = root.pn;
     out->dn = root.dn;
     out->nodes = s->nodes;
@@ -669,6 +722,19 @@ static uint32_t tree_size(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
 
 static int extract_defender(qd_search *s, extraction_t *e, qc_mask a, qc_mask d);
 
+static int add_entry(extraction_t *e, qc_mask a, qc_mask d, int move)
+{
+    if (e->count == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 1024;
+        qd_entry *grown = realloc(e->items, e->cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        e->items = grown;
+    }
+    e->items[e->count++] = (qd_entry){a, d, (uint8_t)move};
+    return 0;
+}
+
 static int extract_attacker(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
 {
     const int added = qv_map_put(&e->seen, a, d, 1);
@@ -701,16 +767,8 @@ static int extract_attacker(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
         for (int i = 0; i < k && choice < 0; i++)
             if (kids[i].move == n.best)
                 choice = i;
-        if (choice < 0)
+        if (choice < 0 || add_entry(e, a, d, kids[choice].move) < 0)
             return -1;
-        if (e->count == e->cap) {
-            e->cap = e->cap ? 2 * e->cap : 1024;
-            qd_entry *grown = realloc(e->items, e->cap * sizeof *grown);
-            if (!grown)
-                return -1;
-            e->items = grown;
-        }
-        e->items[e->count++] = (qd_entry){a, d, kids[choice].move};
     } else {
         choice = 0; /* the block */
     }
@@ -745,7 +803,13 @@ long qd_extract(qd_search *s, qd_entry **entries)
     }
     s->extracting = 1;
     s->stopped = QD_SETTLED;
-    const int rc = extract_attacker(s, &e, s->ra, s->rd);
+    int rc;
+    if (s->first < 0)
+        rc = extract_attacker(s, &e, s->ra, s->rd);
+    else if (qc_threat_cells(s->ra, s->rd) >> s->first & 1)
+        rc = 0; /* the fixed move completes a line: nothing strategic */
+    else if ((rc = add_entry(&e, s->ra, s->rd, s->first)) == 0)
+        rc = extract_defender(s, &e, s->first_a, s->first_d);
     s->extracting = 0;
     qv_map_free(&e.seen);
     qv_map_free(&e.size);

@@ -38,6 +38,7 @@ typedef struct {
     uint64_t node_limit;        /* positions evaluated; 0 = none */
     size_t memory_bytes;        /* transposition tables, both; 0 = 256 MB */
     uint64_t leaf_node_limit;   /* per threat-sequence search; 0 = 1,000,000 */
+    int first_move;             /* 1 + a fixed first move (the root's orientation): does it win? 0 = any */
     const volatile int *stop;   /* NULL, or a flag another thread sets non-zero */
     /* Called about every progress_seconds (0 = 0.25 s) from the searching thread; a
      * non-zero return stops the search (stopped = QD_STOPPED). NULL: none. */

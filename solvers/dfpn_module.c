@@ -67,13 +67,13 @@ static const char *stopped_by(int stopped, int interrupted)
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"a", "d", "time_limit", "node_limit", "memory_mb", "progress", "extract",
-                             "leaf_node_limit", NULL};
+                             "leaf_node_limit", "first_move", NULL};
     unsigned long long a, d, node_limit = 0, leaf_node_limit = 0;
     double time_limit = 0.0, memory_mb = 0.0;
     PyObject *progress = Py_None;
-    int extract = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpK", kwlist, &a, &d, &time_limit, &node_limit,
-                                     &memory_mb, &progress, &extract, &leaf_node_limit))
+    int extract = 1, first_move = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKi", kwlist, &a, &d, &time_limit, &node_limit,
+                                     &memory_mb, &progress, &extract, &leaf_node_limit, &first_move))
         return NULL;
     if (a & d) {
         PyErr_SetString(PyExc_ValueError, "the masks overlap; each cell holds one mark");
@@ -89,6 +89,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     opt.node_limit = node_limit;
     opt.memory_bytes = (size_t)(memory_mb * 1e6);
     opt.leaf_node_limit = leaf_node_limit;
+    opt.first_move = first_move + 1;
     opt.progress = on_progress;
     opt.progress_ctx = &ctx;
     qd_search *s = qd_new(a, d, &opt);

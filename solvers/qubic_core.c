@@ -557,8 +557,10 @@ int qc_forced_win(qc_mask a, qc_mask d, const qc_search_options *opt, qc_forced_
     int result = FAIL_BOUNDED, length = 2;
     if (theirs & (theirs - 1))
         result = FAIL_EXACT;
+    if (opt->any_win)
+        length = max_length && max_length < QC_MAX_SEQUENCE / 2 ? max_length : QC_MAX_SEQUENCE / 2;
     /* length 1 is settled above; each further length is one deepening iteration */
-    for (; result == FAIL_BOUNDED && (!max_length || length <= max_length); length++) {
+    for (; result == FAIL_BOUNDED && (!max_length || length <= max_length) && length <= QC_MAX_SEQUENCE / 2; length++) {
         if ((s.has_deadline && out_of_time(&s)) || (s.stop && *s.stop)) {
             result = ABORTED; /* limits are checked before each iteration and every 1024 nodes */
             break;

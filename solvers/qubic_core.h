@@ -92,10 +92,11 @@ typedef struct {
     uint64_t node_limit;         /* nodes; 0 = none */
     qc_tt *tt;                   /* NULL: the search makes a private table when it needs one */
     const volatile int *stop;    /* NULL, or a flag another thread sets non-zero to stop the search */
+    int any_win;                 /* 1: the first win found in one depth-first pass, not the shortest */
 } qc_search_options;
 
 /* Default options: no bound, no limits, private table. */
-#define QC_SEARCH_DEFAULTS {0, 0.0, 0, NULL, NULL}
+#define QC_SEARCH_DEFAULTS {0, 0.0, 0, NULL, NULL, 0}
 
 typedef struct {
     int length;     /* > 0: minimal win length; 0: none within max_length (or at any length);
@@ -113,6 +114,9 @@ typedef struct {
  * iterative deepening on the number of attacker moves, so the first win found is minimal.
  * Unbounded (max_length 0) it always terminates: an iteration in which no branch was cut
  * by the bound proves that there is no win at any length.
+ * With opt->any_win, one depth-first pass (bounded by max_length, else by the longest
+ * witness) returns the first win it finds: not always the shortest, about half the work
+ * when only the existence of a win matters (the proof-number search's leaves).
  *
  * Witness convention: each attacker move is followed by the defender's forced reply (its
  * only threat cell); after a double threat the defender blocks the LOWEST threat cell and

@@ -11,9 +11,11 @@ import pytest
 
 from qubic_logic.bench._positions import random_prefixes
 from qubic_logic.bench.verify import SOLVES
+from qubic_logic.errors import EngineUnavailableError
 from qubic_logic.notation import parse_patashnik, parse_position
 from qubic_logic.strategy.solve import DFPN_NATIVE, solve
 from qubic_logic.strategy.verify import verify
+from qubic_logic.symmetry import canonical
 
 pytestmark = pytest.mark.skipif(DFPN_NATIVE is None, reason="the native solver is not built")
 
@@ -51,6 +53,34 @@ def test_native_and_python_agree_on_generated_positions():
             if native.status == "won":
                 assert verify(native.strategy, p, jobs=1).verdict == "verified", p
     assert settled >= 20
+
+
+def test_a_fixed_first_move_is_proven_or_refuted_alone():
+    """A position is won exactly when one of its moves, fixed, is proven to win; each such proof verifies."""
+    checked = 0
+    for p in random_prefixes(15, 12, min_marks=16, max_marks=30):
+        free = solve(p, node_limit=20_000)
+        fixed = {m: solve(p, move=m, node_limit=20_000) for m in p.legal_moves()}
+        if free.status == "unknown" or any(r.status == "unknown" for r in fixed.values()):
+            continue
+        checked += 1
+        assert (free.status == "won") == any(r.status == "won" for r in fixed.values()), p
+        for m, r in fixed.items():
+            assert r.move == m
+            if r.status == "won" and r.strategy_size:
+                played = r.strategy.move_for(p)  # m, or a cell equivalent to it where p is symmetric
+                assert canonical(p.play(played)) == canonical(p.play(m)), (p, m)
+                assert verify(r.strategy, p, jobs=1).verdict == "verified", (p, m)
+    assert checked >= 6
+
+
+def test_a_fixed_first_move_must_be_legal_and_native():
+    p = parse_position("moves:0,16,1,17,2,18")
+    assert solve(p, move=3).status == "won" and solve(p, move=60).status == "not won"
+    with pytest.raises(ValueError, match="not a legal move"):
+        solve(p, move=16)
+    with pytest.raises(EngineUnavailableError, match="native solver"):
+        solve(p, move=5, method="python")
 
 
 def test_a_small_table_replaces_entries_and_still_extracts_a_verified_proof():

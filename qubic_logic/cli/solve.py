@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
                                          f"solving… {done} of {total} reply classes, {n:,} nodes"))
         else:
             result = solve(args.position, time_limit=args.time_limit, memory_limit=args.memory_limit,
-                           core=args.engine, method=args.solver, node_limit=args.node_limit,
+                           core=args.engine, method=args.solver, node_limit=args.node_limit, move=args.move,
                            progress=lambda n, pn, dn: status.update(f"solving… {n:,} nodes, proof number {pn}, "
                                                                     f"disproof number {dn}"))
             if result.strategy is not None and result.strategy_size:
@@ -46,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     side = args.position.to_move.upper()
-    if result.status == "won":
+    if result.status == "not won" and args.move is not None and not args.split:
+        print(f"{side} to move: {args.move} does not force a win (proven) [{result.nodes:,} nodes, "
+              f"{result.seconds:.2f} s]")
+    elif result.status == "won":
         print(f"{side} to move WINS, starting with {result.move}: {result.strategy_size:,} strategic positions "
               f"[{result.nodes:,} nodes, {result.seconds:.2f} s]")
         if "extracted" in result.extra:
@@ -81,7 +84,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="fix the first move, solve each class of replies in its own search, in --jobs "
                              "worker processes (for early positions such as the empty board)")
     parser.add_argument("--move", type=cell, default=None, metavar="CELL",
-                        help="with --split: the first move (default: the most promising)")
+                        help="the first move: with --split, the move whose reply classes are solved (default: "
+                             "the most promising); without, prove or refute this move alone (native solver)")
     executor_args(parser, "with --split: ")
     parser.add_argument("--node-limit", type=positive_int, default=None, metavar="N",
                         help="positions to evaluate before giving up")

@@ -297,6 +297,7 @@ def solve(
     search: ProofNumberSearch | None = None,
     method: str = "auto",
     node_limit: int | None = None,
+    move: int | None = None,
 ) -> SolveResult:
     """Does the side to move force a win? Proof-number search over threat-sequence leaves.
 
@@ -308,11 +309,24 @@ def solve(
     seconds, ``node_limit`` positions or on Ctrl-C the result is
     ``'unknown'`` with what was found so far. ``progress(nodes,
     proof_number, disproof_number)`` is called now and then. Pass ``search``
-    to reuse a Python table between calls.
+    to reuse a Python table between calls. ``move`` fixes the first move (native
+    search only): ``'won'`` then means that this move wins, ``'not won'`` that it
+    does not, and the strategy starts with it.
+
+    >>> from qubic_logic.notation import parse_position
+    >>> p = parse_position('moves:0,16,1,17,2,18')
+    >>> solve(p, move=3).status, solve(p, move=60).status
+    ('won', 'not won')
     """
     position.require_in_play()
+    if move is not None:
+        if move not in position.legal_moves():
+            raise IllegalMoveError(f"move {move} is not a legal move here; expected an empty cell 0-63")
+        if not _use_native(method, core, search):
+            raise EngineUnavailableError("a fixed first move needs the native solver (solver 'native' or 'auto' "
+                                         "with the native core built)")
     if _use_native(method, core, search):
-        return _solve_native(position, time_limit, memory_limit, node_limit, progress)
+        return _solve_native(position, time_limit, memory_limit, node_limit, progress, move)
     start = time.monotonic()
     search = search or ProofNumberSearch(core)
     attacker = position.to_move
@@ -359,12 +373,14 @@ def _solve_native(
     memory_limit: float | None,
     node_limit: int | None,
     progress: Callable[[int, int, int], None] | None,
+    move: int | None = None,
 ) -> SolveResult:
     """:func:`solve` by the C df-pn search (solvers/dfpn.c); the strategy is extracted from its table."""
     attacker = position.to_move
     a, d = position.mask(attacker), position.mask(other(attacker))
     r = DFPN_NATIVE.solve(a, d, time_limit=time_limit or 0.0, node_limit=node_limit or 0,
-                          memory_mb=memory_limit or DEFAULT_MEMORY_MB, progress=progress)
+                          memory_mb=memory_limit or DEFAULT_MEMORY_MB, progress=progress,
+                          first_move=-1 if move is None else move)
     status, stopped = r["status"], r["stopped_by"]
     strategy = None
     if status == "won":
