@@ -232,15 +232,15 @@ def threat_scan_batch(pairs: list[tuple[int, int]], repeat: int = 1) -> int:
 
 
 def canonical(x: int, o: int) -> tuple[int, int, int]:
-    """Canonical form ``(cx, co, transform)``: :func:`qubic_logic.symmetry.canonical_masks`.
+    """Canonical form ``(cx, co, transform)``: :func:`qubic_logic.symmetry.python_canonical_masks`.
 
     >>> canonical(1 << 63, 0)
     (1, 0, 7)
     """
-    from .symmetry import canonical_masks
+    from .symmetry import python_canonical_masks
 
     _check(x, o, "x", "o")
-    return canonical_masks(x, o)
+    return python_canonical_masks(x, o)
 
 
 def transform(index: int) -> tuple[int, ...]:

@@ -560,8 +560,8 @@ qd_search *qd_new(qc_mask a, qc_mask d, const qd_options *opt)
     s->max_buckets = 1;
     while (s->max_buckets * 2 * BUCKET * sizeof(entry_t) <= bytes - ((size_t)24 << s->max_leaf_log2))
         s->max_buckets *= 2;
-    const size_t buckets = s->max_buckets < 4096 ? s->max_buckets : 4096;
-    s->leaf_log2 = s->max_leaf_log2 < 16 ? s->max_leaf_log2 : 16;
+    const size_t buckets = s->max_buckets < 512 ? s->max_buckets : 512;
+    s->leaf_log2 = s->max_leaf_log2 < 13 ? s->max_leaf_log2 : 13;
     s->tt = calloc(buckets * BUCKET, sizeof(entry_t));
     s->leaf_tt = qc_tt_new(s->leaf_log2);
     if (!s->tt || !s->leaf_tt) {
@@ -797,7 +797,7 @@ long qd_extract(qd_search *s, qd_entry **entries)
 {
     extraction_t e = {0};
     *entries = NULL;
-    if (qv_map_init(&e.seen, 1 << 16) != 0 || qv_map_init(&e.size, 1 << 16) != 0) {
+    if (qv_map_init(&e.seen, 1024) != 0 || qv_map_init(&e.size, 1024) != 0) { /* both grow */
         qv_map_free(&e.seen);
         return -1;
     }
