@@ -82,6 +82,7 @@ typedef struct {
 typedef struct {
     int none; /* no forced win even after a pass, so none after any reply */
     int count, next;
+    qc_mask cells[WITNESSES]; /* each sequence's cells: a reply on one breaks it */
     uint8_t len[WITNESSES];
     uint8_t seq[WITNESSES][QC_MAX_SEQUENCE];
 } witnesses_t;
@@ -411,7 +412,7 @@ static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, witnesse
     if (w && !forced) {
         const qc_mask dk = d | 1ULL << k->move;
         for (int i = 0; i < w->count && !forced; i++)
-            forced = qv_witness_holds(a, dk, w->seq[i], w->len[i]);
+            forced = !(w->cells[i] >> k->move & 1) && qv_witness_holds(a, dk, w->seq[i], w->len[i]);
     }
     qc_forced_win_result r;
     r.length = 0;
@@ -420,8 +421,9 @@ static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, witnesse
     if (w && r.length > 0) { /* back from the child's canonical frame */
         const uint8_t *back = qc_transform(qc_inverse(k->t));
         uint8_t *seq = w->seq[w->next];
+        w->cells[w->next] = 0;
         for (int i = 0; i < r.seq_len; i++)
-            seq[i] = back[r.seq[i]];
+            w->cells[w->next] |= 1ULL << (seq[i] = back[r.seq[i]]);
         w->len[w->next] = (uint8_t)r.seq_len;
         w->next = (w->next + 1) % WITNESSES;
         w->count += w->count < WITNESSES;
@@ -459,6 +461,9 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         if (leaf(s, a, d, &r)) {
             memcpy(w->seq[0], r.seq, (size_t)r.seq_len);
             w->len[0] = (uint8_t)r.seq_len;
+            w->cells[0] = 0;
+            for (int i = 0; i < r.seq_len; i++)
+                w->cells[0] |= 1ULL << r.seq[i];
             w->count = w->next = 1;
         } else {
             w->none = r.length == 0 && r.reached == QC_NONE_AT_ANY_LENGTH;

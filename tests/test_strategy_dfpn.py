@@ -83,6 +83,13 @@ def test_a_fixed_first_move_must_be_legal_and_native():
         solve(p, move=5, method="python")
 
 
+def test_the_table_grows_with_its_load_not_to_its_limit():
+    """Doubling at a quarter full (or three quarters), not at the first full bucket of four."""
+    r = solve(parse_patashnik("x2x16o4o"), memory_limit=1024, method="native")
+    assert r.status == "won" and r.extra["replaced"] == 0
+    assert r.extra["table_entries"] <= 8 * r.extra["table_used"]
+
+
 def test_a_small_table_replaces_entries_and_still_extracts_a_verified_proof():
     p = parse_patashnik("x2x1o6o20o14x")
     r = solve(p, memory_limit=0.03, method="native")
