@@ -84,10 +84,12 @@ def test_a_fixed_first_move_must_be_legal_and_native():
 
 
 def test_the_table_grows_with_its_load_not_to_its_limit():
-    """Doubling at a quarter full (or three quarters), not at the first full bucket of four."""
+    """Doubling at a quarter full (a full bucket below that replaces one of its four entries), not at the
+    first full bucket: that had grown small searches' tables to their limit."""
     r = solve(parse_patashnik("x2x16o4o"), memory_limit=1024, method="native")
-    assert r.status == "won" and r.extra["replaced"] == 0
+    assert r.status == "won"
     assert r.extra["table_entries"] <= 8 * r.extra["table_used"]
+    assert r.extra["replaced"] <= 0.02 * r.extra["table_used"]
 
 
 def test_a_small_table_replaces_entries_and_still_extracts_a_verified_proof():
