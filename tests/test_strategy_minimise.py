@@ -7,6 +7,8 @@ import pytest
 from qubic_logic.notation import parse_patashnik
 from qubic_logic.position import Position
 from qubic_logic.strategy import StrategyDictionary
+from qubic_logic.strategy.alternatives import STRONG_CELLS, alternative_units
+from qubic_logic.strategy.alternatives import main as alternatives_main
 from qubic_logic.strategy.dictionary import Entry, patashnik_dictionary
 from qubic_logic.strategy.minimise import main as minimise_main
 from qubic_logic.strategy.minimise import minimised
@@ -79,3 +81,19 @@ def test_the_minimise_command_refuses_strategies_from_different_roots(two_strate
     (tmp_path / "bad.dict").write_text("xo 5\n")
     assert minimise_main([str(out), str(tmp_path / "bad.dict")]) == 2
     assert "no separator line" in capsys.readouterr().err and not out.exists()
+
+
+def test_proving_alternative_moves_gives_a_verified_strategy_no_larger(tmp_path):
+    """python -m qubic_logic.strategy.alternatives: the strong-cell alternatives of a 4-mark proof."""
+    p = parse_patashnik("x2x16o4o")
+    source = tmp_path / "s.dict"
+    solve(p).strategy.save(source)
+    units = alternative_units(StrategyDictionary.load(source), marks=4, strong_only=True)
+    assert units and all(move in STRONG_CELLS for _, move in units)
+    out = tmp_path / "alt.dict"
+    assert alternatives_main([str(out), str(source), "--marks", "4", "--strong-only", "--time-limit", "3",
+                              "--jobs", "2"]) == 0
+    result = StrategyDictionary.load(out)
+    assert verify(result, p, jobs=1).verdict == "verified"
+    assert len(result) <= len(StrategyDictionary.load(source))
+    assert alternatives_main([str(tmp_path / "no" / "x.dict"), str(source)]) == 2

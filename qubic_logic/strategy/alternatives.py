@@ -1,0 +1,166 @@
+"""Prove a strategy's alternative moves, so that the minimiser has more to choose from.
+
+The minimiser (:mod:`~qubic_logic.strategy.minimise`) re-chooses a verified
+strategy's moves only among moves whose outcome some proof already wins. This
+pass proves more of them: at every strategic position with at most ``marks``
+marks, each other move of the attacker (one per class up to symmetry; with
+``strong_only`` only the 16 cells on seven lines) is a work unit
+``(position, move, time limit, memory limit)`` that the native search settles
+with that first move fixed (``solve(position, move=...)``). An outcome reached
+from several positions (Patashnik's second moves 12 and 48 make reply classes
+meet) is proved once. The proofs found are united with the strategy and
+minimised over every entry, repeatedly (:func:`minimised_union`), and the
+result is verified.
+
+Run it as ``python -m qubic_logic.strategy.alternatives OUT STRATEGY [--marks N]
+[--strong-only] [--time-limit S] [--jobs J]``.
+
+>>> from qubic_logic.notation import parse_patashnik
+>>> units = alternative_units(solve(parse_patashnik('x2x16o4o')).strategy, marks=4, strong_only=False)
+>>> len(units) > 10, units[0][0]
+(True, 'x2x16o4o')
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from ..errors import QubicError
+from ..executor import Executor, make_executor
+from ..geometry import LINES_THROUGH
+from ..notation import format_patashnik, parse_patashnik
+from ..position import Position
+from ..symmetry import canonical_masks
+from .dictionary import StrategyDictionary
+from .minimise import minimised_union
+from .solve import solve
+from .verify import verify
+
+STRONG_CELLS = frozenset(c for c in range(64) if len(LINES_THROUGH[c]) == 7)
+
+
+def alternative_units(strategy: StrategyDictionary, *, marks: int, strong_only: bool) -> list[tuple[str, int]]:
+    """``(position in Patashnik's format, move)`` for each outcome to prove: the moves other than the
+    strategy's at its positions with at most ``marks`` marks, one per outcome up to symmetry."""
+    def outcome(p: Position, move: int) -> tuple[int, int]:
+        after = p.play(move)
+        return canonical_masks(after.x, after.o)[:2]
+
+    seen = {outcome(e.position, e.move) for e in strategy if e.position.count <= marks}
+    units = []
+    for entry in sorted(strategy, key=lambda e: e.position.count):
+        p = entry.position
+        if p.count > marks:
+            continue
+        for move in p.legal_moves():
+            key = outcome(p, move)
+            if (strong_only and move not in STRONG_CELLS) or key in seen:
+                continue
+            seen.add(key)
+            units.append((format_patashnik(p), move))
+    return units
+
+
+def prove_unit(unit: tuple[str, int, float | None, float | None]) -> tuple[str, str, int, float]:
+    """One work unit ``(position, move, time limit, memory limit)``: does the move win?
+
+    Returns ``(status, strategy text or '', nodes, seconds)``.
+
+    >>> prove_unit(('x2x16o4o', 2, 60, None))[0]
+    'won'
+    """
+    text, move, time_limit, memory_limit = unit
+    r = solve(parse_patashnik(text), move=move, time_limit=time_limit, memory_limit=memory_limit)
+    return r.status, r.strategy.dumps() if r.strategy is not None else "", r.nodes, r.seconds
+
+
+def with_alternatives(
+    strategy: StrategyDictionary,
+    *,
+    marks: int = 2,
+    strong_only: bool = False,
+    time_limit: float = 60.0,
+    memory_limit: float | None = None,
+    executor: Executor | None = None,
+    report: Callable[[str], None] = lambda text: None,
+) -> tuple[StrategyDictionary, dict]:
+    """``strategy`` minimised together with the proofs of its alternative moves (not yet verified).
+
+    Returns the minimised strategy and figures: ``units``, ``won``, ``not_won``, ``open``,
+    ``stopped`` (None, or why the proving stopped early: what was proven is still used).
+    """
+    units = alternative_units(strategy, marks=marks, strong_only=strong_only)
+    report(f"{len(units):,} alternative moves to prove ({time_limit:g} s each)")
+    own = executor is None
+    executor = executor or make_executor("local", None)
+    per_job = memory_limit / executor.jobs if memory_limit else None
+    proofs: list[StrategyDictionary] = []
+    figures = {"units": len(units), "won": 0, "not_won": 0, "open": 0}
+    try:
+        run = executor.run(prove_unit, [(text, move, time_limit, per_job) for text, move in units])
+        for i, (status, text, nodes, seconds) in run:
+            key = {"won": "won", "not won": "not_won"}.get(status, "open")
+            figures[key] += 1
+            if text:
+                proofs.append(StrategyDictionary.parse(text, f"{units[i][0]} {units[i][1]}"))
+            report(f"{run.done:,}/{len(units):,} {units[i][0]} move {units[i][1]}: {status}"
+                   f"{f', {len(proofs[-1]):,} strategic positions' if text else ''} [{nodes:,} nodes, {seconds:.1f} s]")
+    finally:
+        if own:
+            executor.close()
+    figures["stopped"] = run.stopped
+    if run.stopped:
+        report(f"proving stopped ({run.stopped}) after {run.done:,} of {len(units):,}: minimising with what was proven")
+    header = list(strategy.header)
+    proven = StrategyDictionary.union(proofs, header)
+    return minimised_union([strategy, proven], header, report), figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m qubic_logic.strategy.alternatives OUT STRATEGY ...``: write the verified, smaller strategy."""
+    parser = argparse.ArgumentParser(prog="python -m qubic_logic.strategy.alternatives",
+                                     description="Prove a strategy's alternative moves and minimise the union.")
+    parser.add_argument("out", metavar="OUT", help="where to write the verified result")
+    parser.add_argument("strategy", metavar="STRATEGY", help="a verified strategy dictionary")
+    parser.add_argument("--marks", type=int, default=2, help="alternatives at positions with at most this many marks")
+    parser.add_argument("--strong-only", action="store_true", help="only moves on the 16 cells on seven lines")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds per alternative")
+    parser.add_argument("--memory-limit", type=float, default=None, metavar="MB", help="shared by the workers")
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    try:
+        out = Path(args.out)
+        if not out.parent.is_dir():
+            raise QubicError(f"{out.parent} is not a folder; expected OUT in an existing folder")
+        if args.marks < 0 or args.time_limit <= 0 or (args.jobs is not None and args.jobs < 1):
+            raise QubicError("expected --marks 0 or more, --time-limit above 0 and --jobs 1 or more")
+        strategy = StrategyDictionary.load(args.strategy)
+        print(f"{args.strategy}: {len(strategy):,} entries")
+        with make_executor("local", args.jobs) as executor:
+            result, figures = with_alternatives(strategy, marks=args.marks, strong_only=args.strong_only,
+                                                time_limit=args.time_limit, memory_limit=args.memory_limit,
+                                                executor=executor, report=print)
+        print(f"alternatives: {figures['won']:,} won, {figures['not_won']:,} not won, {figures['open']:,} open")
+        v = verify(result, result.root)
+    except QubicError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted while minimising: nothing written", file=sys.stderr)
+        return 130
+    if v.verdict != "verified":
+        print(f"the result is {v.verdict.upper()}: nothing written", file=sys.stderr)
+        return 1
+    result.save(out)
+    print(f"{out}: VERIFIED, {len(result):,} strategic positions (was {len(strategy):,}; "
+          f"{time.monotonic() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
