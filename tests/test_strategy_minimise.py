@@ -97,3 +97,6 @@ def test_proving_alternative_moves_gives_a_verified_strategy_no_larger(tmp_path)
     assert verify(result, p, jobs=1).verdict == "verified"
     assert len(result) <= len(StrategyDictionary.load(source))
     assert alternatives_main([str(tmp_path / "no" / "x.dict"), str(source)]) == 2
+    other_root = tmp_path / "other.dict"
+    solve(parse_patashnik("x2x1o6x14o20o")).strategy.save(other_root)
+    assert alternatives_main([str(out), str(source), "--with", str(other_root), "--marks", "0"]) == 2

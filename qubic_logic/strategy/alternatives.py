@@ -12,8 +12,9 @@ meet) is proved once. The proofs found are united with the strategy and
 minimised over every entry, repeatedly (:func:`minimised_union`), and the
 result is verified.
 
-Run it as ``python -m qubic_logic.strategy.alternatives OUT STRATEGY [--marks N]
-[--strong-only] [--time-limit S] [--jobs J]``.
+Run it as ``python -m qubic_logic.strategy.alternatives OUT STRATEGY [--with DICTIONARY ...]
+[--marks N] [--strong-only] [--time-limit S] [--jobs J]``: ``--with`` adds more verified
+strategies from the same root to the union (their moves are candidates too).
 
 >>> from qubic_logic.notation import parse_patashnik
 >>> units = alternative_units(solve(parse_patashnik('x2x16o4o')).strategy, marks=4, strong_only=False)
@@ -27,7 +28,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..errors import QubicError
 from ..executor import Executor, make_executor
@@ -87,8 +88,10 @@ def with_alternatives(
     memory_limit: float | None = None,
     executor: Executor | None = None,
     report: Callable[[str], None] = lambda text: None,
+    also: Sequence[StrategyDictionary] = (),
 ) -> tuple[StrategyDictionary, dict]:
-    """``strategy`` minimised together with the proofs of its alternative moves (not yet verified).
+    """``strategy`` minimised together with the proofs of its alternative moves and the strategies
+    ``also`` (verified, from the same root); the result is not yet verified.
 
     Returns the minimised strategy and figures: ``units``, ``won``, ``not_won``, ``open``,
     ``stopped`` (None, or why the proving stopped early: what was proven is still used).
@@ -117,7 +120,7 @@ def with_alternatives(
         report(f"proving stopped ({run.stopped}) after {run.done:,} of {len(units):,}: minimising with what was proven")
     header = list(strategy.header)
     proven = StrategyDictionary.union(proofs, header)
-    return minimised_union([strategy, proven], header, report), figures
+    return minimised_union([strategy, proven, *also], header, report), figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Prove a strategy's alternative moves and minimise the union.")
     parser.add_argument("out", metavar="OUT", help="where to write the verified result")
     parser.add_argument("strategy", metavar="STRATEGY", help="a verified strategy dictionary")
+    parser.add_argument("--with", dest="also", action="append", default=[], metavar="DICTIONARY",
+                        help="another verified strategy from the same root, united before minimising (repeatable)")
     parser.add_argument("--marks", type=int, default=2, help="alternatives at positions with at most this many marks")
     parser.add_argument("--strong-only", action="store_true", help="only moves on the 16 cells on seven lines")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds per alternative")
@@ -140,11 +145,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.marks < 0 or args.time_limit <= 0 or (args.jobs is not None and args.jobs < 1):
             raise QubicError("expected --marks 0 or more, --time-limit above 0 and --jobs 1 or more")
         strategy = StrategyDictionary.load(args.strategy)
-        print(f"{args.strategy}: {len(strategy):,} entries")
+        also = [StrategyDictionary.load(path) for path in args.also]
+        for path, d in [(args.strategy, strategy), *zip(args.also, also)]:
+            print(f"{path}: {len(d):,} entries")
         with make_executor("local", args.jobs) as executor:
             result, figures = with_alternatives(strategy, marks=args.marks, strong_only=args.strong_only,
                                                 time_limit=args.time_limit, memory_limit=args.memory_limit,
-                                                executor=executor, report=print)
+                                                executor=executor, report=print, also=also)
         print(f"alternatives: {figures['won']:,} won, {figures['not_won']:,} not won, {figures['open']:,} open")
         v = verify(result, result.root)
     except QubicError as exc:
