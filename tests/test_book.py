@@ -21,9 +21,11 @@ from qubic_logic.book.verify import verify_book
 from qubic_logic.errors import DataFormatError, QubicError
 from qubic_logic.executor import make_executor
 from qubic_logic.match import make_player
-from qubic_logic.notation import format_patashnik, parse_patashnik
+from qubic_logic.notation import format_patashnik, parse_patashnik, parse_position
 from qubic_logic.position import Game, Position
+from qubic_logic.strategy import StrategyDictionary
 from qubic_logic.strategy.split import reply_classes
+from qubic_logic.strategy.verify import verify
 from qubic_logic.symmetry import TRANSFORMS, map_mask
 
 # O to move after X's 5 in Patashnik's x2x16o4o: every one of O's 59 reply classes is an X win (his proof),
@@ -118,6 +120,22 @@ def test_show_and_stats_print_values_moves_and_proof_sizes(small_book):
     assert "60 positions" in stats and "largest proofs" in stats
     data = json.loads(qubic("book", "stats", str(small_book), "--json").stdout)
     assert data["by_stones"] == {"5": {"loss": 1}, "6": {"win": 59}} and data["searches"] == 59
+
+
+def test_show_writes_the_stored_strategy_for_the_verifier(small_book, tmp_path):
+    out = tmp_path / "won.dict"
+    won = parse_position("moves:0,20,3,25,5,10")
+    printed = qubic("book", "show", str(small_book), "moves:0,20,3,25,5,10", "-o", str(out)).stdout
+    assert f"strategy written to {out}" in printed
+    stored = OpeningBook.open(small_book).lookup(won).entry
+    written = StrategyDictionary.load(out)
+    assert stored.value == "win" and len(written) == stored.proof_size
+    assert verify(written, won, jobs=1).verdict == "verified"
+    loss = qubic("book", "show", str(small_book), format_patashnik(ROOT), "-o", str(tmp_path / "l.dict"), check=False)
+    assert loss.returncode == 1 and "answers each move" in loss.stdout and not (tmp_path / "l.dict").exists()
+    bad = qubic("book", "show", str(small_book), format_patashnik(ROOT), "-o", str(tmp_path / "no" / "x"),
+                check=False)
+    assert bad.returncode == 2 and "does not exist" in bad.stderr
 
 
 def test_a_second_run_searches_nothing_and_a_larger_budget_retries_only_open(small_book, tmp_path):

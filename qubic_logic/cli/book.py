@@ -47,6 +47,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    check_output(args.output)
     with OpeningBook.open(args.book) as book:
         answer = book.lookup(args.position)
         replies = reply_table(book, args.position) if answer is not None else []
@@ -61,13 +62,18 @@ def run_show(args: argparse.Namespace) -> int:
         else:
             print(msg)
         return 1
+    # A loss's strategy answers each move of the side to move: it has no single root to verify from.
+    strategy = answer.entry.strategy() if answer.entry.value == "win" else None
+    if args.output and strategy is not None:
+        strategy.save(args.output)
     if args.json:
         out = answer.to_json()
         out["in_book"] = True
         out["replies"] = [{"move": m, "value": e.value if e else None, "proof_size": e.proof_size if e else None}
                           for m, e in replies]
+        out["output"] = args.output if args.output and strategy is not None else None
         print_json(out)
-        return 0
+        return 1 if args.output and strategy is None else 0
     e = answer.entry
     side = args.position.to_move.upper()
     move = "none" if answer.move is None else format_cell(answer.move, args.notation)
@@ -83,6 +89,14 @@ def run_show(args: argparse.Namespace) -> int:
         value = "not in the book" if child is None else child.value
         size = "" if child is None or child.proof_size is None else f"  {child.proof_size:,} strategic positions"
         print(f"  {format_cell(m, args.notation):>4}  {value}{size}")
+    if args.output and strategy is None:
+        why = ("its strategy answers each move of the side to move; write the position after one of them"
+               if e.value == "loss" else "no strategy is stored for it")
+        print(f"nothing written: this position's value is {e.value}, and {why}")
+        return 1
+    if args.output:
+        print(f"strategy written to {args.output} ({len(strategy):,} strategic positions); "
+              f"check it with: qubic verify dictionary {args.output}")
     return 0
 
 
@@ -131,6 +145,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = books.add_parser("show", help="the value, best move and proof size of a position")
     s.add_argument("book", metavar="BOOK")
     position_arg(s)
+    s.add_argument("-o", "--output", metavar="DICT", default=None,
+                   help="write the stored strategy of a won position (Patashnik's dictionary format) here")
     notation_arg(s)
     json_arg(s)
     s.set_defaults(func=run_show)
