@@ -400,7 +400,7 @@ def test_claim_doake_patterns_force_prints_the_claim_and_holds_fails(capsys):
 
 def test_ctrl_c_stops_training_and_keeps_what_was_learned(tmp_path):
     path = fresh(tmp_path)
-    proc = subprocess.Popen([*QUBIC, "learn", path, "--against", "greedy", "--games", "5000"],
+    proc = subprocess.Popen([*QUBIC, "learn", path, "--against", "greedy", "--games", "1000000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     count = 0
