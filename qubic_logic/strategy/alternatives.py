@@ -37,9 +37,8 @@ from ..notation import format_patashnik, parse_patashnik
 from ..position import Position
 from ..symmetry import canonical_masks
 from .dictionary import StrategyDictionary
-from .minimise import minimised_union
+from .minimise import minimised_union, write_verified
 from .solve import solve
-from .verify import verify
 
 STRONG_CELLS = frozenset(c for c in range(64) if len(LINES_THROUGH[c]) == 7)
 
@@ -138,35 +137,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
     args = parser.parse_args(argv)
     start = time.monotonic()
-    try:
-        out = Path(args.out)
-        if not out.parent.is_dir():
-            raise QubicError(f"{out.parent} is not a folder; expected OUT in an existing folder")
+    figures: dict = {}
+
+    def build() -> StrategyDictionary:
         if args.marks < 0 or args.time_limit <= 0 or (args.jobs is not None and args.jobs < 1):
             raise QubicError("expected --marks 0 or more, --time-limit above 0 and --jobs 1 or more")
         strategy = StrategyDictionary.load(args.strategy)
         also = [StrategyDictionary.load(path) for path in args.also]
         for path, d in [(args.strategy, strategy), *zip(args.also, also)]:
             print(f"{path}: {len(d):,} entries")
+        figures["was"] = len(strategy)
         with make_executor("local", args.jobs) as executor:
-            result, figures = with_alternatives(strategy, marks=args.marks, strong_only=args.strong_only,
-                                                time_limit=args.time_limit, memory_limit=args.memory_limit,
-                                                executor=executor, report=print, also=also)
-        print(f"alternatives: {figures['won']:,} won, {figures['not_won']:,} not won, {figures['open']:,} open")
-        v = verify(result, result.root)
-    except QubicError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("interrupted while minimising: nothing written", file=sys.stderr)
-        return 130
-    if v.verdict != "verified":
-        print(f"the result is {v.verdict.upper()}: nothing written", file=sys.stderr)
-        return 1
-    result.save(out)
-    print(f"{out}: VERIFIED, {len(result):,} strategic positions (was {len(strategy):,}; "
-          f"{time.monotonic() - start:.0f} s)")
-    return 0
+            result, found = with_alternatives(strategy, marks=args.marks, strong_only=args.strong_only,
+                                              time_limit=args.time_limit, memory_limit=args.memory_limit,
+                                              executor=executor, report=print, also=also)
+        figures.update(found)
+        print(f"alternatives: {found['won']:,} won, {found['not_won']:,} not won, {found['open']:,} open")
+        return result
+
+    status, result, _ = write_verified(Path(args.out), build, "result")
+    if status == 0:
+        print(f"{args.out}: VERIFIED, {len(result):,} strategic positions (was {figures['was']:,}; "
+              f"{time.monotonic() - start:.0f} s)")
+    return status
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ from ..geometry import cells_of
 from ..position import Position, other
 from ..symmetry import TRANSFORMS, canonical_masks
 from .dictionary import Entry, StrategyDictionary, patashnik_path
-from .verify import plain_entries, verify
+from .verify import Verification, plain_entries, verify
 
 FULL = (1 << 64) - 1
 Key = tuple[int, int]  # canonical (attacker mask, defender mask)
@@ -297,6 +297,31 @@ def _described(path: str, dictionary: StrategyDictionary) -> str:
     return next((line.strip() for line in dictionary.header if line.strip()), "(no header)")
 
 
+def write_verified(out: Path, build: Callable[[], StrategyDictionary], what: str
+                   ) -> tuple[int, StrategyDictionary | None, Verification | None]:
+    """Run ``build`` (it prints its own progress), verify its result and write it to ``out`` only when verified.
+
+    Returns the exit status, the result and its verification: 2 after bad input (the error printed, one line), 130 on
+    Ctrl-C, 1 when the result is not verified (``what`` names it), else 0. The tools' mains share it.
+    """
+    try:
+        if not out.parent.is_dir():
+            raise QubicError(f"{out.parent} is not a folder; expected OUT in an existing folder")
+        result = build()
+        v = verify(result, result.root)
+    except QubicError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2, None, None
+    except KeyboardInterrupt:
+        print("interrupted: nothing written", file=sys.stderr)
+        return 130, None, None
+    if v.verdict != "verified":
+        print(f"the {what} is {v.verdict.upper()}: nothing written", file=sys.stderr)
+        return 1, result, v
+    result.save(out)
+    return 0, result, v
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m qubic_logic.strategy.minimise OUT DICTIONARY DICTIONARY...``: write the verified minimised union."""
     args = sys.argv[1:] if argv is None else argv
@@ -304,9 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m qubic_logic.strategy.minimise OUT DICTIONARY [DICTIONARY...]", file=sys.stderr)
         return 2
     out, sources = Path(args[0]), args[1:]
-    try:
-        if not out.parent.is_dir():
-            raise QubicError(f"{out.parent} is not a folder; expected OUT in an existing folder")
+
+    def build() -> StrategyDictionary:
         dictionaries = [StrategyDictionary.load(path) for path in sources]
         for path, d in zip(sources, dictionaries):
             print(f"{path}: {len(d):,} entries")
@@ -315,20 +339,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"root: {format_patashnik(dictionaries[0].root)}",
                   "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.",
                   "Check: qubic verify dictionary FILE"]
-        result = minimised_union(dictionaries, header, print)
-        v = verify(result, result.root)
-    except QubicError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("interrupted: nothing written", file=sys.stderr)
-        return 130
-    if v.verdict != "verified":
-        print(f"the minimised union is {v.verdict.upper()}: nothing written", file=sys.stderr)
-        return 1
-    result.save(out)
-    print(f"{out}: VERIFIED, {len(result):,} strategic positions ({v.positions:,} positions checked)")
-    return 0
+        return minimised_union(dictionaries, header, print)
+
+    status, result, v = write_verified(out, build, "minimised union")
+    if status == 0:
+        print(f"{out}: VERIFIED, {len(result):,} strategic positions ({v.positions:,} positions checked)")
+    return status
 
 
 if __name__ == "__main__":
