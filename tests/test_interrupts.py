@@ -63,8 +63,8 @@ def test_query_with_looping_rules(tmp_path, language, rules, goal):
 
 
 @pytest.mark.parametrize("suffix, rules", [
-    (".lp", "domain(marks(3, 2)).\np(0). p(X+1) :- p(X).\nviolated :- p(-1).\n"),
-    (".pl", "domain(marks(3, 2)).\nviolated :- repeat, fail.\n"),
+    (".lp", "domain(marks(2, 1)).\np(0). p(X+1) :- p(X).\nviolated :- p(-1).\n"),
+    (".pl", "domain(marks(2, 1)).\nviolated :- repeat, fail.\n"),
 ])
 def test_check_with_looping_rules(tmp_path, suffix, rules):
     path = tmp_path / f"rule{suffix}"
