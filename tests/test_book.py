@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from qubic_logic.bench.interrupts import ctrl_c_as_in_a_terminal
 from qubic_logic.book import OpeningBook, build_book, children
 from qubic_logic.book.build import BookTree, propagated
 from qubic_logic.book.store import SCHEMA_VERSION, BookEntry
@@ -193,7 +194,8 @@ def test_ctrl_c_keeps_settled_positions_and_says_how_to_continue(tmp_path):
     path = tmp_path / "b.sqlite"
     proc = subprocess.Popen([*QUBIC, "book", "build", str(path), "--stones", "6", "--root",
                              format_patashnik(ROOT), "--jobs", "1"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=ctrl_c_as_in_a_terminal)
     while _settled(path) < 10 and proc.poll() is None:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)                 # Ctrl-C reaches the whole process group

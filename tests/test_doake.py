@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from qubic_logic.bench.interrupts import ctrl_c_as_in_a_terminal
 from qubic_logic.cli import main
 from qubic_logic.errors import DataFormatError, QubicError
 from qubic_logic.match import make_player, play_game
@@ -401,7 +402,8 @@ def test_claim_doake_patterns_force_prints_the_claim_and_holds_fails(capsys):
 def test_ctrl_c_stops_training_and_keeps_what_was_learned(tmp_path):
     path = fresh(tmp_path)
     proc = subprocess.Popen([*QUBIC, "learn", path, "--against", "greedy", "--games", "1000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_as_in_a_terminal)
     deadline = time.monotonic() + 120
     count = 0
     while time.monotonic() < deadline and count < 3:
@@ -412,7 +414,10 @@ def test_ctrl_c_stops_training_and_keeps_what_was_learned(tmp_path):
         except sqlite3.OperationalError:
             pass
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()  # never leave a million games running
     assert proc.returncode == 0, err
     assert "stopped early" in err and "Traceback" not in err
     brain = Brain(path)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from qubic_logic.bench.interrupts import ctrl_c_as_in_a_terminal
 from qubic_logic.errors import QueryTimeout, RuleError, StrategyError
 from qubic_logic.notation import parse_position
 from qubic_logic.position import Game, Position
@@ -221,7 +222,7 @@ def test_ctrl_c_reports_what_was_found_and_writes_nothing(tmp_path, jobs):
     child = subprocess.Popen([sys.executable, "-m", "qubic_logic.cli", "verify", "strategy", "player:mccarthy",
                               "--jobs", jobs, "--certificate", str(tmp_path / "cert")], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                             preexec_fn=ctrl_c_as_in_a_terminal)
     time.sleep(4)
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=120)

@@ -67,6 +67,15 @@ def _tree_rss(root: psutil.Process) -> int:
     return total
 
 
+def ctrl_c_as_in_a_terminal() -> None:
+    """In a child process: SIGINT's default action, as a terminal gives it.
+
+    A run started in the background of a non-interactive shell (``make test &``) inherits SIGINT
+    ignored, and Python then installs no Ctrl-C handler: the child would not see the Ctrl-C sent to it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def qubic(*args: str, interrupt_after: float | None = None, timeout: float = 180, cwd=None,
           input: str | None = None, signum: int = signal.SIGINT) -> Run:
     """Run ``qubic ARGS``; with ``interrupt_after`` send ``signum`` (SIGINT: Ctrl-C) that many seconds in.
@@ -75,7 +84,7 @@ def qubic(*args: str, interrupt_after: float | None = None, timeout: float = 180
     """
     proc = subprocess.Popen([*QUBIC, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL, text=True,
-                            cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            cwd=cwd, env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=ctrl_c_as_in_a_terminal)
     root = psutil.Process(proc.pid)
     children: set[int] = set()
     peak = 0
