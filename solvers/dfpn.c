@@ -103,6 +103,7 @@ struct qd_search {
     int stopped;
     int extracting;
     int first;                /* opt.first_move: the root's move in the canonical frame, else -1 */
+    int first_wins;           /* and it completes a line */
     qc_mask first_a, first_d; /* and the canonical position after it */
 };
 
@@ -404,6 +405,18 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
  * never helps the attacker's threat sequences) and the reply needs no leaf search. A
  * forced win a leaf search finds is added to `w` in the parent's frame.
  */
+/* Keep forced win `r` in `w` (replacing the oldest when full), its cells mapped by `map`. */
+static void remember(witnesses_t *w, const qc_forced_win_result *r, const uint8_t *map)
+{
+    uint8_t *seq = w->seq[w->next];
+    w->cells[w->next] = 0;
+    for (int i = 0; i < r->seq_len; i++)
+        w->cells[w->next] |= 1ULL << (seq[i] = map[r->seq[i]]);
+    w->len[w->next] = (uint8_t)r->seq_len;
+    w->next = (w->next + 1) % WITNESSES;
+    w->count += w->count < WITNESSES;
+}
+
 static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, witnesses_t *w, node_t *n)
 {
     if (probe(s, k->a, k->d, n))
@@ -418,20 +431,11 @@ static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, witnesse
     r.length = 0;
     evaluate(s, k->a, k->d, !is_attacker(s, a, d) ? 1 : 0, forced, n, w ? &r : NULL);
     put(s, k->a, k->d, n);
-    if (w && r.length > 0) { /* back from the child's canonical frame */
-        const uint8_t *back = qc_transform(qc_inverse(k->t));
-        uint8_t *seq = w->seq[w->next];
-        w->cells[w->next] = 0;
-        for (int i = 0; i < r.seq_len; i++)
-            w->cells[w->next] |= 1ULL << (seq[i] = back[r.seq[i]]);
-        w->len[w->next] = (uint8_t)r.seq_len;
-        w->next = (w->next + 1) % WITNESSES;
-        w->count += w->count < WITNESSES;
-    }
+    if (w && r.length > 0)
+        remember(w, &r, qc_transform(qc_inverse(k->t))); /* back from the child's canonical frame */
 }
 
 /* ------------------------------------------------------------------ MID */
-
 
 static uint32_t add_sat(uint64_t x, uint64_t y) { return x + y >= INF ? INF : (uint32_t)(x + y); }
 
@@ -459,12 +463,7 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         w = &wit;
         w->none = w->count = w->next = 0;
         if (leaf(s, a, d, &r)) {
-            memcpy(w->seq[0], r.seq, (size_t)r.seq_len);
-            w->len[0] = (uint8_t)r.seq_len;
-            w->cells[0] = 0;
-            for (int i = 0; i < r.seq_len; i++)
-                w->cells[0] |= 1ULL << r.seq[i];
-            w->count = w->next = 1;
+            remember(w, &r, qc_transform(0)); /* the identity: already in this frame */
         } else {
             w->none = r.length == 0 && r.reached == QC_NONE_AT_ANY_LENGTH;
         }
@@ -582,6 +581,7 @@ qd_search *qd_new(qc_mask a, qc_mask d, const qd_options *opt)
     s->first = -1;
     if (m >= 0 && m < QC_CELLS && !((a | d) >> m & 1)) {
         s->first = qc_transform(s->rt)[m];
+        s->first_wins = (int)(qc_threat_cells(a, d) >> m & 1);
         qc_canonical(a | 1ULL << m, d, &s->first_a, &s->first_d);
     }
     return s;
@@ -637,8 +637,8 @@ int qd_run(qd_search *s, qd_result *out)
     s->next_progress = s->start + s->opt.progress_seconds;
     s->stopped = QD_SETTLED;
     node_t root = {0};
-    if (s->first >= 0 && (qc_threat_cells(s->ra, s->rd) >> s->first & 1)) {
-        settle(&root, 1, K_WIN); /* the fixed first move completes a line */
+    if (s->first >= 0 && s->first_wins) {
+        settle(&root, 1, K_WIN);
     } else if (s->first >= 0) { /* the position after the fixed move stands for the root */
         mid(s, s->first_a, s->first_d, INF, INF, 0);
         get(s, s->first_a, s->first_d, 0, &root);
@@ -811,8 +811,8 @@ long qd_extract(qd_search *s, qd_entry **entries)
     int rc;
     if (s->first < 0)
         rc = extract_attacker(s, &e, s->ra, s->rd);
-    else if (qc_threat_cells(s->ra, s->rd) >> s->first & 1)
-        rc = 0; /* the fixed move completes a line: nothing strategic */
+    else if (s->first_wins)
+        rc = 0; /* nothing strategic */
     else if ((rc = add_entry(&e, s->ra, s->rd, s->first)) == 0)
         rc = extract_defender(s, &e, s->first_a, s->first_d);
     s->extracting = 0;

@@ -64,16 +64,17 @@ def run_show(args: argparse.Namespace) -> int:
         return 1
     # A loss's strategy answers each move of the side to move: it has no single root to verify from.
     strategy = answer.entry.strategy() if answer.entry.value == "win" else None
-    if args.output and strategy is not None:
+    refused = bool(args.output) and strategy is None
+    if args.output and not refused:
         strategy.save(args.output)
     if args.json:
         out = answer.to_json()
         out["in_book"] = True
         out["replies"] = [{"move": m, "value": e.value if e else None, "proof_size": e.proof_size if e else None}
                           for m, e in replies]
-        out["output"] = args.output if args.output and strategy is not None else None
+        out["output"] = None if refused else args.output
         print_json(out)
-        return 1 if args.output and strategy is None else 0
+        return 1 if refused else 0
     e = answer.entry
     side = args.position.to_move.upper()
     move = "none" if answer.move is None else format_cell(answer.move, args.notation)
@@ -89,7 +90,7 @@ def run_show(args: argparse.Namespace) -> int:
         value = "not in the book" if child is None else child.value
         size = "" if child is None or child.proof_size is None else f"  {child.proof_size:,} strategic positions"
         print(f"  {format_cell(m, args.notation):>4}  {value}{size}")
-    if args.output and strategy is None:
+    if refused:
         why = ("its strategy answers each move of the side to move; write the position after one of them"
                if e.value == "loss" else "no strategy is stored for it")
         print(f"nothing written: this position's value is {e.value}, and {why}")

@@ -5,8 +5,8 @@ strategy's moves only among moves whose outcome some proof already wins. This
 pass proves more of them: at every strategic position with at most ``marks``
 marks, each other move of the attacker (one per class up to symmetry; with
 ``strong_only`` only the 16 cells on seven lines) is a work unit
-``(position, move, time limit, memory limit)`` that the native search settles
-with that first move fixed (``solve(position, move=...)``). An outcome reached
+``(position, time limit, memory limit, move)`` that the native search settles
+with that first move fixed (:func:`~qubic_logic.strategy.split.solve_unit`). An outcome reached
 from several positions (Patashnik's second moves 12 and 48 make reply classes
 meet) is proved once. The proofs found are united with the strategy and
 minimised over every entry, repeatedly (:func:`minimised_union`), and the
@@ -17,6 +17,7 @@ Run it as ``python -m qubic_logic.strategy.alternatives OUT STRATEGY [--with DIC
 strategies from the same root to the union (their moves are candidates too).
 
 >>> from qubic_logic.notation import parse_patashnik
+>>> from qubic_logic.strategy.solve import solve
 >>> units = alternative_units(solve(parse_patashnik('x2x16o4o')).strategy, marks=4, strong_only=False)
 >>> len(units) > 10, units[0][0]
 (True, 'x2x16o4o')
@@ -33,12 +34,12 @@ from typing import Callable, Sequence
 from ..errors import QubicError
 from ..executor import Executor, make_executor
 from ..geometry import LINES_THROUGH
-from ..notation import format_patashnik, parse_patashnik
+from ..notation import format_patashnik
 from ..position import Position
 from ..symmetry import canonical_masks
 from .dictionary import StrategyDictionary
 from .minimise import minimised_union, write_verified
-from .solve import solve
+from .split import solve_unit
 
 STRONG_CELLS = frozenset(c for c in range(64) if len(LINES_THROUGH[c]) == 7)
 
@@ -63,19 +64,6 @@ def alternative_units(strategy: StrategyDictionary, *, marks: int, strong_only: 
             seen.add(key)
             units.append((format_patashnik(p), move))
     return units
-
-
-def prove_unit(unit: tuple[str, int, float | None, float | None]) -> tuple[str, str, int, float]:
-    """One work unit ``(position, move, time limit, memory limit)``: does the move win?
-
-    Returns ``(status, strategy text or '', nodes, seconds)``.
-
-    >>> prove_unit(('x2x16o4o', 2, 60, None))[0]
-    'won'
-    """
-    text, move, time_limit, memory_limit = unit
-    r = solve(parse_patashnik(text), move=move, time_limit=time_limit, memory_limit=memory_limit)
-    return r.status, r.strategy.dumps() if r.strategy is not None else "", r.nodes, r.seconds
 
 
 def with_alternatives(
@@ -103,7 +91,7 @@ def with_alternatives(
     proofs: list[StrategyDictionary] = []
     figures = {"units": len(units), "won": 0, "not_won": 0, "open": 0}
     try:
-        run = executor.run(prove_unit, [(text, move, time_limit, per_job) for text, move in units])
+        run = executor.run(solve_unit, [(text, time_limit, per_job, move) for text, move in units])
         for i, (status, text, nodes, seconds) in run:
             key = {"won": "won", "not won": "not_won"}.get(status, "open")
             figures[key] += 1

@@ -64,7 +64,6 @@ class _Strategy:
 
     def __init__(self, moves: dict[Key, int], leaf_nodes: int) -> None:
         self.core = core_module()
-        self.canonical = getattr(self.core, "canonical", canonical_masks)
         self.moves = moves
         self.index = {key: i for i, key in enumerate(moves)}
         self.leaf_nodes = leaf_nodes
@@ -75,7 +74,7 @@ class _Strategy:
 
     def key(self, a: int, d: int) -> Key:
         """The canonical form of ``(a, d)``."""
-        return self.canonical(a, d)[:2]
+        return canonical_masks(a, d)[:2]
 
     # ---------------------------------------------------------------- costs
 

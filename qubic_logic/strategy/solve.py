@@ -319,13 +319,14 @@ def solve(
     ('won', 'not won')
     """
     position.require_in_play()
+    native = _use_native(method, core, search)
     if move is not None:
         if move not in position.legal_moves():
             raise IllegalMoveError(f"move {move} is not a legal move here; expected an empty cell 0-63")
-        if not _use_native(method, core, search):
+        if not native:
             raise EngineUnavailableError("a fixed first move needs the native solver (solver 'native' or 'auto' "
                                          "with the native core built)")
-    if _use_native(method, core, search):
+    if native:
         return _solve_native(position, time_limit, memory_limit, node_limit, progress, move)
     start = time.monotonic()
     search = search or ProofNumberSearch(core)

@@ -52,16 +52,17 @@ def reply_classes(position: Position, move: int) -> list[Position]:
     return list(classes.values())
 
 
-def solve_unit(unit: tuple[str, float | None, float | None]) -> tuple[str, str, int, float]:
-    """One work unit ``(position in Patashnik's format, time limit, memory limit)``: solve it.
+def solve_unit(unit: tuple) -> tuple[str, str, int, float]:
+    """One work unit ``(position in Patashnik's format, time limit, memory limit[, first move])``: solve it
+    (with the first move fixed when one is given: does that move win?).
 
     Returns ``(status, strategy text or '', nodes, seconds)``.
 
     >>> solve_unit(('x2x16o4o', None, None))[0]
     'won'
     """
-    text, time_limit, memory_limit = unit
-    r = solve(parse_patashnik(text), time_limit=time_limit, memory_limit=memory_limit)
+    text, time_limit, memory_limit, *move = unit
+    r = solve(parse_patashnik(text), time_limit=time_limit, memory_limit=memory_limit, move=move[0] if move else None)
     return r.status, r.strategy.dumps() if r.strategy is not None else "", r.nodes, r.seconds
 
 
