@@ -11,9 +11,12 @@ from qubic_logic.strategy.alternatives import STRONG_CELLS, alternative_units
 from qubic_logic.strategy.alternatives import main as alternatives_main
 from qubic_logic.strategy.dictionary import Entry, patashnik_dictionary
 from qubic_logic.strategy.minimise import main as minimise_main
-from qubic_logic.strategy.minimise import minimised
+from qubic_logic.core import core_module
+from qubic_logic.errors import QubicError
+from qubic_logic.strategy.minimise import ProofGraph, _key, minimised, smallest
+from qubic_logic.symmetry import TRANSFORMS, canonical_masks
 from qubic_logic.strategy.solve import solve
-from qubic_logic.strategy.verify import pruned, verify
+from qubic_logic.strategy.verify import plain_entries, pruned, verify
 
 
 def test_patashniks_strategy_below_a_position_gets_smaller_and_still_wins():
@@ -34,8 +37,60 @@ def test_root_comes_from_the_header_and_the_header_is_kept():
 
 
 def test_unreached_entries_are_dropped():
-    d = StrategyDictionary([Entry(Position(), 0), Entry(parse_patashnik("1x"), 5)])
-    assert [e.text() for e in minimised(d)] == [" 0"]
+    root = parse_patashnik("x2x1o6x14o20o")
+    d = StrategyDictionary([Entry(root, 21), Entry(parse_patashnik("1x"), 5)], ["root: x2x1o6x14o20o"])
+    assert [e.text() for e in minimised(d)] == ["x2x1o6x14o20o 21"]
+
+
+def test_an_entry_whose_move_does_not_win_is_refused_by_name():
+    root = parse_patashnik("x2x1o6x14o20o")
+    d = StrategyDictionary([Entry(root, 60)], ["root: x2x1o6x14o20o"])
+    with pytest.raises(QubicError, match="move 60.*does not win.*verified"):
+        minimised(d)
+
+
+def test_an_entry_with_a_forced_sequence_is_dropped_for_the_verifiers_rule_4():
+    """An entry where the attacker already forces a win is not needed: the verifier plays the sequence."""
+    root = parse_patashnik("x2x1o6x14o20o")
+    core = core_module()
+    after_21 = root.play(21)
+    forced = next(q for q in map(after_21.play, after_21.legal_moves())
+                  if not core.threat_cells(q.x, q.o) and not core.threat_cells(q.o, q.x))
+    found = solve(forced)
+    assert found.status == "won"
+    d = StrategyDictionary([Entry(root, 21), Entry(forced, found.move)], ["root: x2x1o6x14o20o"])
+    after = minimised(d)
+    assert [e.text() for e in after] == ["x2x1o6x14o20o 21"]
+    assert verify(after, root, jobs=1).verdict == "verified"
+
+
+def test_no_single_switch_makes_the_minimised_strategy_smaller(two_strategies):
+    """The local search ends in a local minimum: every other known-winning move at every position is no smaller."""
+    root = parse_patashnik("x2x16o4o")
+    union = StrategyDictionary.union(two_strategies, two_strategies[0].header)
+    moves = {}
+    for a, d, move in plain_entries(union):
+        ca, cd, t = canonical_masks(a, d)
+        moves.setdefault((ca, cd), TRANSFORMS[t][move])
+    graph = ProofGraph(moves)
+    start = graph.start(root.x, root.o)
+    chosen = smallest(graph, start)
+    assert chosen == smallest(graph, start)   # seeded: the same inputs give the same strategy
+
+    def size(pick: dict) -> int:
+        seen, stack = set(), list(start)
+        while stack:
+            key = stack.pop()
+            if key not in seen:
+                seen.add(key)
+                stack.extend(graph.options(key)[pick.get(key, graph.own(key))][1])
+        return len(seen)
+
+    pick = {key: _key(key[0] | 1 << move, key[1]) for key, move in chosen.items()}
+    assert size(pick) == len(chosen)
+    for key in chosen:
+        for outcome in graph.options(key):
+            assert size({**pick, key: outcome}) >= len(chosen)
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +100,12 @@ def two_strategies() -> tuple[StrategyDictionary, StrategyDictionary]:
     return solve(root, method="native").strategy, solve(root, method="python").strategy
 
 
-def test_every_entry_lets_a_union_of_two_strategies_be_no_larger_than_either(two_strategies):
+def test_a_union_of_two_strategies_minimises_no_larger_than_either(two_strategies):
     root = parse_patashnik("x2x16o4o")
     native, python = two_strategies
     union = StrategyDictionary.union([native, python], native.header)
     sizes = [len(minimised(s, root)) for s in (native, python)]
-    after = minimised(union, root, every_entry=True)
+    after = minimised(union, root)
     assert len(after) <= min(sizes)
     v = verify(after, root, jobs=1)
     assert v.verdict == "verified" and v.by_rule["dictionary"] == len(after)
@@ -81,6 +136,19 @@ def test_the_minimise_command_refuses_strategies_from_different_roots(two_strate
     (tmp_path / "bad.dict").write_text("xo 5\n")
     assert minimise_main([str(out), str(tmp_path / "bad.dict")]) == 2
     assert "no separator line" in capsys.readouterr().err and not out.exists()
+    assert minimise_main([str(out), str(tmp_path / "a.dict"), "--sweeps", "0"]) == 2
+    assert "expected a positive number of sweeps" in capsys.readouterr().err and not out.exists()
+
+
+def test_a_time_limit_keeps_the_smallest_strategy_found_and_writes_it_verified(two_strategies, tmp_path, capsys):
+    two_strategies[0].save(tmp_path / "a.dict")
+    out = tmp_path / "kept.dict"
+    assert minimise_main([str(out), str(tmp_path / "a.dict"), "--time-limit", "0.001"]) == 0
+    printed = capsys.readouterr().out
+    assert "time limit at sweep 1: keeping the smallest" in printed
+    kept = StrategyDictionary.load(out)
+    assert verify(kept, kept.root, jobs=1).verdict == "verified"
+    assert len(kept) <= len(two_strategies[0])
 
 
 def test_proving_alternative_moves_gives_a_verified_strategy_no_larger(tmp_path):

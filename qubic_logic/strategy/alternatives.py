@@ -1,7 +1,8 @@
 """Prove a strategy's alternative moves, so that the minimiser has more to choose from.
 
 The minimiser (:mod:`~qubic_logic.strategy.minimise`) re-chooses a verified
-strategy's moves only among moves whose outcome some proof already wins. This
+strategy's moves only among moves known to win: every reply leads to a win, a
+block, a forced sequence or a position some proof already has an entry for. This
 pass proves more of them: at every strategic position with at most ``marks``
 marks, each other move of the attacker (one per class up to symmetry; with
 ``strong_only`` only the 16 cells on seven lines) is a work unit
@@ -9,8 +10,8 @@ marks, each other move of the attacker (one per class up to symmetry; with
 with that first move fixed (:func:`~qubic_logic.strategy.split.solve_unit`). An outcome reached
 from several positions (Patashnik's second moves 12 and 48 make reply classes
 meet) is proved once. The proofs found are united with the strategy and
-minimised over every entry, repeatedly (:func:`minimised_union`), and the
-result is verified.
+minimised over their proof graph (:func:`minimised_union`), and the result is
+verified.
 
 Run it as ``python -m qubic_logic.strategy.alternatives OUT STRATEGY [--with DICTIONARY ...]
 [--marks N] [--strong-only] [--time-limit S] [--jobs J]``: ``--with`` adds more verified

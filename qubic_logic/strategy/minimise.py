@@ -2,41 +2,44 @@
 
 A proof-number search keeps the first winning move it proves at each of
 the attacker's turns; the strategies of separate searches share nothing.
-This pass re-chooses the strategic moves of a *verified* dictionary so that
-fewer of its positions are reached. At each strategic position a move may
-be replaced by any move whose outcome is already known to be won:
+This pass re-chooses the strategic moves of *verified* dictionaries so that
+fewer positions need an entry. It works on the **proof graph** of their
+union (:class:`ProofGraph`): each strategic position, every move of it known
+to win, and for each such move the strategic positions it leads to next.
+A move is known to win when every reply of the defender leads to
 
-- a position the strategy already reaches after one of the attacker's moves;
-- a forcing move whose block leads to a position the strategy reaches;
-- a quiet move after which every reply reaches a position the strategy
-  reaches, wins at once, or wins by a forced sequence (DESIGN.md §3).
+- a win at once, or a forced block that leads on in the same way,
+- a position with an entry (its move wins: by induction on the marks, since
+  every entry's own move wins in a verified input), or
+- a position with a forced sequence (DESIGN.md §3), found by a bounded search.
 
-Every entry of the input is kept while choosing, so each such outcome stays
-won (by induction on the number of marks: a new move leads to a position
-with more marks, won by the old or new moves below it). The positions are
-then re-chosen level by level from the root (fewest marks first): a move
-with nothing strategic below it first, then one whose outcome another
-position of this level already chose, then the one adding the fewest
-entries not already below the outcomes chosen, then the outcome most
-positions of the level can reach. The result keeps only the entries
-reached; check it with :func:`~qubic_logic.strategy.verify.verify`.
+An entry whose own position has a forced sequence is dropped: the verifier's
+rule (4) plays it without one. Any choice of one known-winning move per
+position is a winning strategy, so minimising is a search over choices: the
+smallest set of positions reached from the root. :func:`smallest` runs a
+local search (simulated annealing over single switches, with reference
+counts so a switch costs only what it changes), seeded, so the same inputs
+always give the same strategy; the result is checked with
+:func:`~qubic_logic.strategy.verify.verify` by every caller that writes it.
 
->>> from qubic_logic.strategy.dictionary import Entry
->>> d = StrategyDictionary([Entry(Position(), 0)])
->>> len(minimised(d, Position()))     # nothing below the root's move: nothing to drop
-1
+>>> d = StrategyDictionary.parse("root: x2x1o6x14o20o\\n---\\nx2x1o6x14o20o 21\\n1x 5\\n")
+>>> [e.text() for e in minimised(d)]     # the entry not reached is dropped
+['x2x1o6x14o20o 21']
 
 Two or more verified strategies from the same root give more known wins to
-choose from: :func:`minimised_union` re-chooses over their union, again and
-again while it shrinks. Run it as ``python -m qubic_logic.strategy.minimise
-OUT DICTIONARY DICTIONARY...`` (where two name the same position, the earlier
-file's move is kept; the result is verified before it is written).
+choose from: :func:`minimised_union` chooses over their union. Run it as
+``python -m qubic_logic.strategy.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``
+(where two name the same position, the earlier file's move is the starting
+choice; the result is verified before it is written).
 """
 
 from __future__ import annotations
 
+import argparse
+import math
+import random
 import sys
-from collections import Counter
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,186 +54,267 @@ from .verify import Verification, plain_entries, verify
 
 FULL = (1 << 64) - 1
 Key = tuple[int, int]  # canonical (attacker mask, defender mask)
+Next = frozenset[Key]  # the strategic positions a move leads to next
+SWEEPS = 300
 
 
-class _Strategy:
-    """Canonical strategic moves and the cost of each position: the entries reached below it.
+def _key(a: int, d: int) -> Key:
+    """The canonical form of ``(a, d)``."""
+    return canonical_masks(a, d)[:2]
 
-    ``moves`` maps each canonical position to its canonical move; ``index``
-    numbers the entries for the cost bit sets. ``after`` (positions after the
-    attacker's move) and ``before`` (attacker to move) hold the cost of every
-    position known to be won, kept across passes.
+
+class ProofGraph:
+    """Strategic positions (canonical, attacker to move), their known-winning moves and where each leads.
+
+    Built lazily from the entries' own moves: ``options(key)`` maps each
+    outcome (the position after a move, canonical) to the move and the
+    strategic positions it leads to next. ``leaf_nodes`` bounds each
+    forced-sequence search of a candidate move (nodes, not seconds: the graph
+    does not depend on the machine's load); an entry's own move is checked
+    without a bound and must win.
+
+    >>> from qubic_logic.notation import parse_patashnik
+    >>> p = parse_patashnik("x2x1o6x14o20o")
+    >>> g = ProofGraph({_key(p.x, p.o): 21})
+    >>> root = g.start(p.x, p.o); root == {_key(p.x, p.o)}
+    True
+    >>> sorted(move for move, after in g.options(_key(p.x, p.o)).values())   # winning moves, nothing after them
+    [21, 22, 25, 38, 41, 42]
     """
 
-    def __init__(self, moves: dict[Key, int], leaf_nodes: int) -> None:
+    def __init__(self, moves: dict[Key, int], leaf_nodes: int = 200_000) -> None:
         self.core = core_module()
         self.moves = moves
-        self.index = {key: i for i, key in enumerate(moves)}
         self.leaf_nodes = leaf_nodes
-        self.before: dict[Key, int] = {}
-        self.after: dict[Key, int] = {}
+        self._bound = leaf_nodes
         self._forced: dict[Key, bool] = {}
-        self._quiet: dict[Key, int | None] = {}
+        self._after: dict[Key, Next | None] = {}
+        self._options: dict[Key, dict[Key, tuple[int, Next]]] = {}
 
-    def key(self, a: int, d: int) -> Key:
-        """The canonical form of ``(a, d)``."""
-        return canonical_masks(a, d)[:2]
+    def start(self, a: int, d: int) -> Next:
+        """The strategic positions the attacker at ``(a, d)`` (to move) needs entries for first."""
+        found = self._attacker(_key(a, d))
+        if found is None:
+            raise QubicError(f"{format_patashnik(Position(a, d))}: the entries do not win from the root")
+        return found
 
-    # ---------------------------------------------------------------- costs
+    def own(self, key: Key) -> Key:
+        """The outcome of the entry's own move at ``key``."""
+        return _key(key[0] | 1 << self.moves[key], key[1])
 
-    def measure(self, a: int, d: int, shared: bool = False) -> int:
-        """Record the costs of every position the strategy reaches from ``(a, d)`` (attacker to move).
+    def after(self, key: Key, outcome: Key) -> Next:
+        """The strategic positions next after the known-winning ``outcome`` of ``key``."""
+        if key in self._options:
+            return self._options[key][outcome][1]
+        if outcome != self.own(key):
+            raise KeyError(outcome)
+        return self._own_after(key)
 
-        Returns the root's cost: a bit set of the entries reached. ``shared``: reuse the
-        costs already recorded (the moves have not changed since).
-        """
-        before: dict[Key, int] = self.before if shared else {}
-        after: dict[Key, int] = self.after if shared else {}
+    def move(self, key: Key, outcome: Key) -> int:
+        """The move of ``key`` that leads to ``outcome``."""
+        return self.moves[key] if outcome == self.own(key) else self._options[key][outcome][0]
 
-        def attacker(key: Key) -> int:
-            if key in before:
-                return before[key]
+    def _own_after(self, key: Key) -> Next:
+        """Where the entry's own move leads: searched without a bound, since it must win."""
+        own = self.own(key)
+        self._bound = 0
+        try:
+            found = self._after_move(own)
+        finally:
+            self._bound = self.leaf_nodes
+        if found is None:
             ca, cd = key
-            cost = 0
-            theirs = self.core.threat_cells(cd, ca)
-            if self.core.threat_cells(ca, cd):
-                pass
-            elif theirs:
-                cost = defender(self.key(ca | theirs & -theirs, cd))
-            elif key in self.moves:
-                cost = 1 << self.index[key] | defender(self.key(ca | 1 << self.moves[key], cd))
-            before[key] = cost
-            return cost
+            raise QubicError(f"the entry at {format_patashnik(Position(ca, cd))} (move {self.moves[key]}) "
+                             "does not win; expected verified strategies (qubic verify dictionary FILE)")
+        return found
 
-        def defender(key: Key) -> int:
-            if key not in after:
-                ca, cd = key
-                cost = 0
-                for reply in cells_of(~(ca | cd) & FULL):
-                    cost |= attacker(self.key(ca, cd | 1 << reply))
-                after[key] = cost
-            return after[key]
-
-        root = attacker(self.key(a, d))
-        self.before.update(before)
-        self.after.update(after)
-        return root
-
-    # ----------------------------------------------------------- candidates
-
-    def candidates(self, a: int, d: int) -> dict[Key, tuple[int, int]]:
-        """The moves of ``(a, d)`` whose outcome is known won: outcome → (move, cost)."""
-        out: dict[Key, tuple[int, int]] = {}
-        for move in cells_of(~(a | d) & FULL):
-            key = self.key(a | 1 << move, d)
-            if key not in out:
-                cost = self._outcome_cost(a | 1 << move, d, key)
-                if cost is not None:
-                    out[key] = (move, cost)
-        return out
-
-    def _outcome_cost(self, a: int, d: int, key: Key) -> int | None:
-        """The cost of the position ``(a, d)`` after the attacker's move, or None when not known won."""
-        if key in self.after:
-            return self.after[key]
-        mine = self.core.threat_cells(a, d)
-        if mine & (mine - 1):
-            return None  # a double threat: the position before had a forced win, no entry
-        if mine:
-            return self.before.get(self.key(a, d | mine))
-        return self._quiet_cost(a, d, key)
-
-    def _quiet_cost(self, a: int, d: int, key: Key) -> int | None:
-        """Cost of a quiet move's outcome when every reply is known won or a forced win."""
-        if key not in self._quiet:
-            cost: int | None = 0
-            rest = []
-            for reply in cells_of(~(a | d) & FULL):
-                child = self.key(a, d | 1 << reply)
-                if child in self.before:
-                    cost |= self.before[child]
-                else:
-                    rest.append(child)
-            if not all(child not in self.moves and self._is_forced(child) for child in rest):
-                cost = None
-            self._quiet[key] = cost
-        return self._quiet[key]
+    def options(self, key: Key) -> dict[Key, tuple[int, Next]]:
+        """Every move of ``key`` known to win: outcome → (move, strategic positions next); the own move first."""
+        if key not in self._options:
+            found = {self.own(key): (self.moves[key], self._own_after(key))}
+            ca, cd = key
+            for move in cells_of(~(ca | cd) & FULL):
+                outcome = _key(ca | 1 << move, cd)
+                if outcome not in found and (after := self._after_move(outcome)) is not None:
+                    found[outcome] = (move, after)
+            self._options[key] = found
+        return self._options[key]
 
     def _is_forced(self, key: Key) -> bool:
-        if key not in self._forced:
-            self._forced[key] = self.core.forced_win(*key, 0, 0.0, self.leaf_nodes)[0] > 0
-        return self._forced[key]
+        known = self._forced.get(key)
+        if known is None or (not known and self._bound == 0):
+            known = self._forced[key] = self.core.forced_win(*key, 0, 0.0, self._bound)[0] > 0
+        return known
 
-    # ------------------------------------------------------------ re-choice
+    def _attacker(self, key: Key) -> Next | None:
+        """Strategic positions next from ``key`` (attacker to move), or None when not known won."""
+        ca, cd = key
+        if self.core.threat_cells(ca, cd):
+            return frozenset()
+        theirs = self.core.threat_cells(cd, ca)
+        if theirs:
+            return None if theirs & (theirs - 1) else self._after_move(_key(ca | theirs, cd))
+        if key in self.moves and not self._is_forced(key):
+            return frozenset((key,))
+        return frozenset() if key in self.moves or self._is_forced(key) else None
 
-    def rechoose(self, a: int, d: int) -> None:
-        """One pass from the root ``(a, d)``, level by level, re-choosing every strategic move reached."""
-        level = {self.key(a, d)}
-        seen = set(level)
-        while level:
-            outcomes = self._choose_level(level)
-            level = set()
-            for ca, cd in outcomes:
-                for reply in cells_of(~(ca | cd) & FULL):
-                    child = self.key(ca, cd | 1 << reply)
-                    if child not in seen:
-                        seen.add(child)
-                        level.add(child)
-
-    def _choose_level(self, level: set[Key]) -> set[Key]:
-        """Choose the moves of the strategic positions in ``level``; returns the outcomes reached."""
-        outcomes: set[Key] = set()
-        choices: dict[Key, dict[Key, tuple[int, int]]] = {}
-        for key in level:
+    def _after_move(self, key: Key) -> Next | None:
+        """Strategic positions next from ``key`` (defender to move), or None when some reply is not known won."""
+        if key not in self._after or self._after[key] is None and self._bound == 0:
             ca, cd = key
-            theirs = self.core.threat_cells(cd, ca)
-            if self.core.threat_cells(ca, cd):
-                continue
-            if theirs:
-                outcomes.add(self.key(ca | theirs & -theirs, cd))
-            elif key in self.moves:
-                choices[key] = self.candidates(ca, cd)
-        reach = Counter(outcome for options in choices.values() for outcome in options)
-        covered = 0  # entries below the outcomes chosen so far
-        for outcome in outcomes:
-            covered |= self.after.get(outcome, 0)
-        for key, options in sorted(choices.items(), key=lambda kv: (len(kv[1]), kv[0])):
-            best = _best(options, outcomes, covered, reach)
-            self.moves[key] = options[best][0]
-            outcomes.add(best)
-            covered |= options[best][1] | 1 << self.index[key]
-        return outcomes
+            found: set[Key] | None = set()
+            mine = self.core.threat_cells(ca, cd)
+            if not mine & (mine - 1):  # two threats: every reply loses
+                for reply in cells_of(~(ca | cd) & FULL):
+                    child = self._attacker(_key(ca, cd | 1 << reply))
+                    if child is None:
+                        found = None
+                        break
+                    found |= child
+            self._after[key] = None if found is None else frozenset(found)
+        return self._after[key]
 
 
-def _best(options: dict[Key, tuple[int, int]], chosen: set[Key], covered: int, reach: Counter) -> Key:
-    """The outcome to choose among ``options`` (outcome → (move, cost)), given the outcomes ``chosen``
-    so far at this level, the entries ``covered`` below them and how many positions ``reach`` each outcome.
+class _Choice:
+    """One move per strategic position and the positions reached, kept by reference counts.
+
+    ``switch(key, outcome)`` changes one choice and returns how many positions
+    the strategy gained (negative: lost); only the part below changes is visited.
     """
 
-    def rank(outcome: Key) -> tuple:
-        cost = options[outcome][1]
-        return cost != 0, outcome not in chosen, (cost & ~covered).bit_count(), -reach[outcome], outcome
+    def __init__(self, graph: ProofGraph, start: Next) -> None:
+        self.graph = graph
+        self.pick: dict[Key, Key] = {}
+        self.refs: dict[Key, int] = {}
+        self.size = 0
+        for key in start:
+            self._add(key)
 
-    return min(options, key=rank)
+    def _next(self, key: Key) -> Next:
+        if key not in self.pick:
+            self.pick[key] = self.graph.own(key)
+        return self.graph.after(key, self.pick[key])
+
+    def _add(self, key: Key) -> None:
+        self.refs[key] = self.refs.get(key, 0) + 1
+        if self.refs[key] == 1:
+            self.size += 1
+            for child in self._next(key):
+                self._add(child)
+
+    def _remove(self, key: Key) -> None:
+        self.refs[key] -= 1
+        if self.refs[key] == 0:
+            self.size -= 1
+            for child in self._next(key):
+                self._remove(child)
+
+    def reached(self) -> list[Key]:
+        """The positions the strategy reaches now."""
+        return [key for key, n in self.refs.items() if n]
+
+    def switch(self, key: Key, outcome: Key) -> int:
+        """Choose ``outcome`` at the reached ``key``; the change in size."""
+        before, options = self.size, self.graph.options(key)
+        for child in options[outcome][1]:
+            self._add(child)
+        for child in options[self.pick[key]][1]:
+            self._remove(child)
+        self.pick[key] = outcome
+        return self.size - before
+
+
+def smallest(graph: ProofGraph, start: Next, sweeps: int = SWEEPS, seed: int = 0,
+             report: Callable[[str], None] = lambda text: None, time_limit: float | None = None) -> dict[Key, int]:
+    """The smallest strategy found from ``start``: strategic position → move, only the positions reached.
+
+    Simulated annealing over single switches: ``sweeps`` passes over the
+    positions reached, in a seeded order, the temperature falling linearly to
+    zero, then passes that only improve until one changes nothing. Ctrl-C or
+    ``time_limit`` (seconds) keeps the smallest strategy found so far. ``report(text)``
+    hears each tenth of the sweeps, and every 15 seconds within a long sweep (the first
+    one finds every position's known-winning moves).
+
+    >>> from qubic_logic.notation import parse_patashnik
+    >>> p = parse_patashnik("x2x1o6x14o20o")
+    >>> g = ProofGraph({_key(p.x, p.o): 21})
+    >>> list(smallest(g, g.start(p.x, p.o)).values())
+    [21]
+    """
+    rng = random.Random(seed)
+    choice = _Choice(graph, start)
+    best, best_size = dict(choice.pick), choice.size
+    report(f"{choice.size:,} strategic positions to start with")
+    sweep, improving = 0, True
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    reported = time.monotonic()
+    try:
+        while sweep < sweeps or improving:
+            temperature = 0.5 * (1 - sweep / sweeps) if sweep < sweeps else 0.0
+            sweep, improving = sweep + 1, False
+            order = sorted(choice.reached())
+            rng.shuffle(order)
+            for done, key in enumerate(order):
+                clock = time.monotonic()
+                if deadline is not None and clock > deadline:
+                    raise TimeoutError
+                if clock - reported > 15:
+                    report(f"sweep {sweep:,}, {done:,} of {len(order):,} positions: {choice.size:,} strategic "
+                           f"positions, smallest {best_size:,}")
+                    reported = clock
+                if not choice.refs[key]:
+                    continue
+                alternatives = sorted(graph.options(key))
+                rng.shuffle(alternatives)
+                for outcome in alternatives:
+                    current = choice.pick[key]
+                    if outcome == current:
+                        continue
+                    gain = choice.switch(key, outcome)
+                    if gain <= 0 or temperature > 0 and rng.random() < math.exp(-gain / temperature):
+                        improving |= gain < 0
+                        if choice.size < best_size:
+                            best, best_size = dict(choice.pick), choice.size
+                    else:
+                        choice.switch(key, current)
+            if sweep % max(1, sweeps // 10) == 0:
+                reported = time.monotonic()
+                report(f"sweep {sweep:,}: {choice.size:,} strategic positions, smallest {best_size:,}")
+    except (KeyboardInterrupt, TimeoutError) as stop:
+        why = "time limit" if isinstance(stop, TimeoutError) else "interrupted"
+        report(f"{why} at sweep {sweep:,}: keeping the smallest, {best_size:,} strategic positions")
+    return _reached_moves(graph, start, best)
+
+
+def _reached_moves(graph: ProofGraph, start: Next, pick: dict[Key, Key]) -> dict[Key, int]:
+    """The move chosen at each position reached from ``start`` under ``pick``."""
+    moves: dict[Key, int] = {}
+    stack = list(start)
+    while stack:
+        key = stack.pop()
+        if key not in moves:
+            outcome = pick.get(key, graph.own(key))
+            moves[key] = graph.move(key, outcome)
+            stack.extend(graph.after(key, outcome))
+    return moves
 
 
 def minimised(
     dictionary: StrategyDictionary,
     root: Position | None = None,
     *,
-    passes: int = 2,
+    sweeps: int = SWEEPS,
     leaf_nodes: int = 200_000,
-    every_entry: bool = False,
+    report: Callable[[str], None] = lambda text: None,
+    time_limit: float | None = None,
 ) -> StrategyDictionary:
-    """A verified strategy with its strategic moves re-chosen to reach fewer positions.
+    """A verified strategy with its strategic moves re-chosen over its proof graph to reach fewer positions.
 
-    ``root`` defaults to the dictionary's own root; ``passes`` re-choice
-    passes (each measured, the best kept); ``leaf_nodes`` bounds each forced-win
-    search of a quiet move's replies (nodes, not seconds: the result does not depend on
-    the machine's load). ``every_entry``: also measure below every entry, not only the
-    positions the root reaches, so that moves into positions only unreached entries win
-    become candidates (for the union of two verified strategies, each entry's move wins by
-    induction on the marks). The entries come out in canonical frames, the header unchanged.
+    ``root`` defaults to the dictionary's own root; ``sweeps``, ``report`` and
+    ``time_limit`` as in :func:`smallest`; ``leaf_nodes`` as in :class:`ProofGraph`. Every
+    entry counts, reached from the root or not: for the union of verified
+    strategies, each entry's move wins. The entries come out in canonical
+    frames, fewest marks first, the header unchanged.
     """
     root = root or dictionary.root
     attacker = root.to_move
@@ -239,53 +323,33 @@ def minimised(
     for ea, ed, move in plain_entries(dictionary):
         ca, cd, t = canonical_masks(ea, ed)
         moves.setdefault((ca, cd), TRANSFORMS[t][move])
-    strategy = _Strategy(moves, leaf_nodes)
-    best, reached = dict(moves), strategy.measure(a, d)
-    if every_entry:
-        for ca, cd in moves:
-            strategy.measure(ca, cd, shared=True)
-    for _ in range(passes):
-        strategy.rechoose(a, d)
-        cost = strategy.measure(a, d)
-        if cost.bit_count() < reached.bit_count():
-            best, reached = dict(strategy.moves), cost
-    return _dictionary(best, reached, attacker, dictionary)
-
-
-def _dictionary(moves: dict[Key, int], reached: int, attacker: str, source: StrategyDictionary) -> StrategyDictionary:
-    """The entries of ``moves`` whose bit is set in ``reached``, with ``source``'s header."""
+    graph = ProofGraph(moves, leaf_nodes)
+    chosen = smallest(graph, graph.start(a, d), sweeps, report=report, time_limit=time_limit)
     entries = []
-    for i, ((ca, cd), move) in enumerate(moves.items()):
-        if reached >> i & 1:
-            position = Position(ca, cd) if attacker == "x" else Position(cd, ca)
-            entries.append(Entry(position, move))
-    return StrategyDictionary(entries, source.header, source.separator)
+    for (ca, cd), move in sorted(chosen.items(), key=lambda kv: ((kv[0][0] | kv[0][1]).bit_count(), kv[0])):
+        position = Position(ca, cd) if attacker == "x" else Position(cd, ca)
+        entries.append(Entry(position, move))
+    return StrategyDictionary(entries, dictionary.header, dictionary.separator)
 
 
 def minimised_union(
-    dictionaries: list[StrategyDictionary], header: list[str], report: Callable[[str], None] = lambda text: None
+    dictionaries: list[StrategyDictionary], header: list[str], report: Callable[[str], None] = lambda text: None,
+    sweeps: int = SWEEPS, time_limit: float | None = None,
 ) -> StrategyDictionary:
-    """:func:`minimised` over the union of ``dictionaries`` (one root), repeated while it shrinks.
+    """:func:`minimised` over the union of ``dictionaries`` (one root); the earlier one's move starts a clash.
 
-    Each round adds the previous result in front of the union, so its moves win
-    their clashes. ``report(text)`` hears each round's size.
-
-    >>> d = StrategyDictionary([Entry(Position(), 0)])
-    >>> len(minimised_union([d, d], ["mine"]))
+    >>> d = StrategyDictionary.parse("root: x2x1o6x14o20o\\n---\\nx2x1o6x14o20o 21\\n")
+    >>> len(minimised_union([d, d], ["root: x2x1o6x14o20o"]))
     1
     """
     roots = {d.root for d in dictionaries}
     if len(roots) != 1:
         raise QubicError("the dictionaries start from different roots; expected one root for all")
-    root = roots.pop()
-    best = None
-    while True:
-        union = StrategyDictionary.union([best or (), *dictionaries], header)
-        found = minimised(union, root, every_entry=True)
-        report(f"union of {len(union):,} entries minimised to {len(found):,}")
-        if best is not None and len(found) >= len(best):
-            return best
-        best = found
+    union = StrategyDictionary.union(dictionaries, header)
+    report(f"union of {len(union):,} entries")
+    found = minimised(union, roots.pop(), sweeps=sweeps, report=report, time_limit=time_limit)
+    report(f"union of {len(union):,} entries minimised to {len(found):,}")
+    return found
 
 
 def _described(path: str, dictionary: StrategyDictionary) -> str:
@@ -322,12 +386,23 @@ def write_verified(out: Path, build: Callable[[], StrategyDictionary], what: str
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m qubic_logic.strategy.minimise OUT DICTIONARY DICTIONARY...``: write the verified minimised union."""
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) < 2:
-        print("usage: python -m qubic_logic.strategy.minimise OUT DICTIONARY [DICTIONARY...]", file=sys.stderr)
+    """``python -m qubic_logic.strategy.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``: write the verified minimised union."""
+    parser = argparse.ArgumentParser(prog="python -m qubic_logic.strategy.minimise",
+                                     description="Minimise the union of verified strategies from one root.")
+    parser.add_argument("out", metavar="OUT", help="where to write the verified, minimised strategy")
+    parser.add_argument("sources", metavar="DICTIONARY", nargs="+", help="verified strategies from one root")
+    parser.add_argument("--sweeps", type=int, default=SWEEPS, help=f"local-search sweeps (default {SWEEPS})")
+    parser.add_argument("--time-limit", type=float, metavar="S",
+                        help="stop the search after S seconds, keeping the smallest strategy found")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    if args.sweeps < 1 or args.time_limit is not None and not args.time_limit > 0:
+        print(f"error: --sweeps {args.sweeps} --time-limit {args.time_limit}: expected a positive number of "
+              "sweeps and a positive number of seconds", file=sys.stderr)
         return 2
-    out, sources = Path(args[0]), args[1:]
+    out, sources = Path(args.out), args.sources
 
     def build() -> StrategyDictionary:
         dictionaries = [StrategyDictionary.load(path) for path in sources]
@@ -338,7 +413,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"root: {format_patashnik(dictionaries[0].root)}",
                   "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.",
                   "Check: qubic verify dictionary FILE"]
-        return minimised_union(dictionaries, header, print)
+        return minimised_union(dictionaries, header, lambda text: print(text, flush=True), args.sweeps,
+                               args.time_limit)
 
     status, result, v = write_verified(out, build, "minimised union")
     if status == 0:
