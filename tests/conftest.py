@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import signal
 
 import pytest
 
@@ -38,3 +39,15 @@ def certificate(tmp_path_factory):
     assert len(v.witnesses) >= 6000  # a busy machine settles fewer in the 20 s
     path.write_text(certificate_text(v.witnesses[:20000], ["test certificate"]), encoding="ascii")
     return path
+
+
+@pytest.fixture
+def ctrl_c() -> None:
+    """Python's Ctrl-C handler for a test that sends itself SIGINT.
+
+    A suite started in the background (``make test &``, ``nohup``) inherits SIGINT ignored, and
+    Python then installs no handler: the signal would be lost and the test would wait it out.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -64,7 +64,7 @@ def test_time_limit_stops_running_units_and_keeps_finished_ones():
         assert results == {0: 0.05}
 
 
-def test_ctrl_c_stops_workers_and_reports_interrupted():
+def test_ctrl_c_stops_workers_and_reports_interrupted(ctrl_c):
     with make_executor("local", jobs=2) as ex:
         timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
         timer.start()

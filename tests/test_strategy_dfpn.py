@@ -110,7 +110,7 @@ def test_searches_in_threads_give_the_same_results():
            [(r.status, r.move, r.nodes, r.strategy_size) for r in together]
 
 
-def test_ctrl_c_returns_promptly_with_the_partial_result():
+def test_ctrl_c_returns_promptly_with_the_partial_result(ctrl_c):
     seen = []
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
