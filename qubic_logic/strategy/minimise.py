@@ -141,9 +141,13 @@ class ProofGraph:
         return self._options[key]
 
     def _is_forced(self, key: Key) -> bool:
+        """Whether the attacker has a forced sequence at ``key``; remembered for entries only (millions of
+        other positions are asked about, each mostly once: remembering them all took gigabytes)."""
         known = self._forced.get(key)
         if known is None or (not known and self._bound == 0):
-            known = self._forced[key] = self.core.forced_win(*key, 0, 0.0, self._bound)[0] > 0
+            known = self.core.forced_win(*key, 0, 0.0, self._bound)[0] > 0
+            if key in self.moves:
+                self._forced[key] = known
         return known
 
     def _attacker(self, key: Key) -> Next | None:
