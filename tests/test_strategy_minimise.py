@@ -159,11 +159,18 @@ def test_proving_alternative_moves_gives_a_verified_strategy_no_larger(tmp_path)
     units = alternative_units(StrategyDictionary.load(source), marks=4, strong_only=True)
     assert units and all(move in STRONG_CELLS for _, move in units)
     out = tmp_path / "alt.dict"
+    proofs = tmp_path / "proofs.dict"
     assert alternatives_main([str(out), str(source), "--marks", "4", "--strong-only", "--time-limit", "3",
-                              "--jobs", "2"]) == 0
+                              "--jobs", "2", "--proofs", str(proofs)]) == 0
     result = StrategyDictionary.load(out)
     assert verify(result, p, jobs=1).verdict == "verified"
     assert len(result) <= len(StrategyDictionary.load(source))
+    kept = StrategyDictionary.load(proofs)          # the proofs, kept: minimised again, the same result
+    assert kept.root == p and len(kept) > 0
+    again = tmp_path / "again.dict"
+    assert minimise_main([str(again), str(source), str(proofs)]) == 0
+    assert [e.text() for e in StrategyDictionary.load(again)] == [e.text() for e in result]
+    assert alternatives_main([str(out), str(source), "--proofs", str(tmp_path / "no" / "p.dict")]) == 2
     assert alternatives_main([str(tmp_path / "no" / "x.dict"), str(source)]) == 2
     other_root = tmp_path / "other.dict"
     solve(parse_patashnik("x2x1o6x14o20o")).strategy.save(other_root)

@@ -14,8 +14,9 @@ minimised over their proof graph (:func:`minimised_union`), and the result is
 verified.
 
 Run it as ``python -m qubic_logic.strategy.alternatives OUT STRATEGY [--with DICTIONARY ...]
-[--marks N] [--strong-only] [--time-limit S] [--jobs J]``: ``--with`` adds more verified
-strategies from the same root to the union (their moves are candidates too).
+[--marks N] [--strong-only] [--time-limit S] [--jobs J] [--proofs FILE]``: ``--with`` adds more
+verified strategies from the same root to the union (their moves are candidates too);
+``--proofs`` keeps the proofs found, to minimise them again later with other inputs.
 
 >>> from qubic_logic.notation import parse_patashnik
 >>> from qubic_logic.strategy.solve import solve
@@ -77,9 +78,13 @@ def with_alternatives(
     executor: Executor | None = None,
     report: Callable[[str], None] = lambda text: None,
     also: Sequence[StrategyDictionary] = (),
+    proofs_out: Path | None = None,
 ) -> tuple[StrategyDictionary, dict]:
     """``strategy`` minimised together with the proofs of its alternative moves and the strategies
     ``also`` (verified, from the same root); the result is not yet verified.
+
+    ``proofs_out``: also write the union of the proofs there (atomically, before minimising), so that
+    they can be minimised again with other inputs (``python -m qubic_logic.strategy.minimise``).
 
     Returns the minimised strategy and figures: ``units``, ``won``, ``not_won``, ``open``,
     ``stopped`` (None, or why the proving stopped early: what was proven is still used).
@@ -108,6 +113,13 @@ def with_alternatives(
         report(f"proving stopped ({run.stopped}) after {run.done:,} of {len(units):,}: minimising with what was proven")
     header = list(strategy.header)
     proven = StrategyDictionary.union(proofs, header)
+    if proofs_out is not None:
+        StrategyDictionary(proven, [
+            f"Proofs of {len(proofs):,} alternative moves (qubic-logic: python -m qubic_logic.strategy.alternatives),",
+            "each verified from the position after its move. Not a strategy on its own: candidates for",
+            "python -m qubic_logic.strategy.minimise OUT STRATEGY THIS-FILE.",
+            f"root: {format_patashnik(strategy.root)}"]).save(proofs_out)
+        report(f"{proofs_out}: the {len(proven):,} entries of the proofs")
     return minimised_union([strategy, proven, *also], header, report), figures
 
 
@@ -124,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds per alternative")
     parser.add_argument("--memory-limit", type=float, default=None, metavar="MB", help="shared by the workers")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    parser.add_argument("--proofs", type=Path, default=None, metavar="FILE",
+                        help="also write the proofs found, to minimise again later with other inputs")
     args = parser.parse_args(argv)
     start = time.monotonic()
     figures: dict = {}
@@ -131,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     def build() -> StrategyDictionary:
         if args.marks < 0 or args.time_limit <= 0 or (args.jobs is not None and args.jobs < 1):
             raise QubicError("expected --marks 0 or more, --time-limit above 0 and --jobs 1 or more")
+        if args.proofs is not None and not args.proofs.parent.is_dir():
+            raise QubicError(f"--proofs {args.proofs}: {args.proofs.parent} is not a folder; expected a file in an "
+                             "existing folder")
         strategy = StrategyDictionary.load(args.strategy)
         also = [StrategyDictionary.load(path) for path in args.also]
         for path, d in [(args.strategy, strategy), *zip(args.also, also)]:
@@ -139,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         with make_executor("local", args.jobs) as executor:
             result, found = with_alternatives(strategy, marks=args.marks, strong_only=args.strong_only,
                                               time_limit=args.time_limit, memory_limit=args.memory_limit,
-                                              executor=executor, report=print, also=also)
+                                              executor=executor, report=print, also=also,
+                                              proofs_out=args.proofs)
         figures.update(found)
         print(f"alternatives: {found['won']:,} won, {found['not_won']:,} not won, {found['open']:,} open")
         return result
