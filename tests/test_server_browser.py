@@ -106,6 +106,7 @@ def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page, tmp_path):
 def test_save_load_and_hint_use_qubic_play_s_game_format(page, tmp_path):
     expect = playwright.expect
     page.goto("/play")
+    expect(page.locator("#load")).to_be_enabled()  # the controls wait for their handlers
     page.set_input_files("#load", files=[{"name": "game.txt", "mimeType": "text/plain",
                                           "buffer": b"1-2,22-52,27-4\n"}])
     expect(page.locator("#log li")).to_have_count(6)

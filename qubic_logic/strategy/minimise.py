@@ -390,7 +390,10 @@ def write_verified(out: Path, build: Callable[[], StrategyDictionary], what: str
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m qubic_logic.strategy.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``: write the verified minimised union."""
+    """``python -m qubic_logic.strategy.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``.
+
+    Writes the verified, minimised union; returns the exit status.
+    """
     parser = argparse.ArgumentParser(prog="python -m qubic_logic.strategy.minimise",
                                      description="Minimise the union of verified strategies from one root.")
     parser.add_argument("out", metavar="OUT", help="where to write the verified, minimised strategy")
