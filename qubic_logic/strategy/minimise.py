@@ -312,13 +312,14 @@ def minimised(
     report: Callable[[str], None] = lambda text: None,
     time_limit: float | None = None,
 ) -> StrategyDictionary:
-    """A verified strategy with its strategic moves re-chosen over its proof graph to reach fewer positions.
+    """A verified ``dictionary`` with its moves re-chosen over its proof graph to reach fewer positions.
 
     ``root`` defaults to the dictionary's own root; ``sweeps``, ``report`` and
     ``time_limit`` as in :func:`smallest`; ``leaf_nodes`` as in :class:`ProofGraph`. Every
     entry counts, reached from the root or not: for the union of verified
     strategies, each entry's move wins. The entries come out in canonical
-    frames, fewest marks first, the header unchanged.
+    frames, fewest marks first, the header unchanged; callers verify the result
+    before they trust or write it.
     """
     root = root or dictionary.root
     attacker = root.to_move
