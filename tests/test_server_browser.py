@@ -103,6 +103,16 @@ def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page, tmp_path):
     screenshot(page, "play-3d", tmp_path)
 
 
+@pytest.mark.parametrize("name", ["play", "puzzles", "verify"])
+def test_controls_wait_for_their_handlers(page, name):
+    """A file or a submit before the page's script attached its handlers would be lost: the controls
+    are served disabled and enabled once every handler is in place."""
+    served = page.request.get(f"/{name}").text()
+    assert 'id="controls" disabled' in served
+    page.goto(f"/{name}")
+    playwright.expect(page.locator("#controls")).to_be_enabled()
+
+
 def test_save_load_and_hint_use_qubic_play_s_game_format(page, tmp_path):
     expect = playwright.expect
     page.goto("/play")

@@ -132,7 +132,7 @@ async function main() {
   });
   const start = Q.param('moves');
   restart(start ? {text: start} : {moves: []});
-  $('controls').disabled = false;  // only now does every control have its handler (a file loaded earlier was lost)
+  Q.ready();
 }
 
 main();

@@ -97,6 +97,7 @@ async function main() {
     try { list(JSON.parse(await file.text()).puzzles || []); } catch (err) { Q.showError($('message'), err); }
   });
   generate();
+  Q.ready();
 }
 
 main();

@@ -131,6 +131,10 @@ const Q = {
 
   param(name) { return new URLSearchParams(location.search).get(name); },
 
+  // The page's controls (<fieldset id="controls" disabled>) wait for their handlers: a file or a submit
+  // in the first moments would otherwise be lost.
+  ready() { document.getElementById('controls').disabled = false; },
+
   showError(where, err) {
     where.textContent = err ? String(err.message || err) : '';
     where.classList.toggle('error', !!err);

@@ -119,6 +119,7 @@ async function main() {
   }
   $('text').addEventListener('input', () => { document.querySelector('input[value=text]').checked = true; });
   $('form').addEventListener('submit', run);
+  Q.ready();
 }
 
 main();
