@@ -13,10 +13,9 @@ from qubic_logic.strategy.dictionary import Entry, patashnik_dictionary
 from qubic_logic.strategy.minimise import main as minimise_main
 from qubic_logic.core import core_module
 from qubic_logic.errors import QubicError
-from qubic_logic.strategy.minimise import ProofGraph, _key, minimised, smallest
-from qubic_logic.symmetry import TRANSFORMS, canonical_masks
+from qubic_logic.strategy.minimise import ProofGraph, _key, canonical_moves, minimised, smallest
 from qubic_logic.strategy.solve import solve
-from qubic_logic.strategy.verify import plain_entries, pruned, verify
+from qubic_logic.strategy.verify import pruned, verify
 
 
 def test_patashniks_strategy_below_a_position_gets_smaller_and_still_wins():
@@ -68,11 +67,7 @@ def test_no_single_switch_makes_the_minimised_strategy_smaller(two_strategies):
     """The local search ends in a local minimum: every other known-winning move at every position is no smaller."""
     root = parse_patashnik("x2x16o4o")
     union = StrategyDictionary.union(two_strategies, two_strategies[0].header)
-    moves = {}
-    for a, d, move in plain_entries(union):
-        ca, cd, t = canonical_masks(a, d)
-        moves.setdefault((ca, cd), TRANSFORMS[t][move])
-    graph = ProofGraph(moves)
+    graph = ProofGraph(canonical_moves(union))
     start = graph.start(root.x, root.o)
     chosen = smallest(graph, start)
     assert chosen == smallest(graph, start)   # seeded: the same inputs give the same strategy

@@ -111,16 +111,15 @@ def with_alternatives(
     figures["stopped"] = run.stopped
     if run.stopped:
         report(f"proving stopped ({run.stopped}) after {run.done:,} of {len(units):,}: minimising with what was proven")
-    header = list(strategy.header)
-    proven = StrategyDictionary.union(proofs, header)
+    proven = StrategyDictionary.union(proofs, [
+        f"Proofs of {len(proofs):,} alternative moves (qubic-logic: python -m qubic_logic.strategy.alternatives),",
+        "each verified from the position after its move. Not a strategy on its own: candidates for",
+        "python -m qubic_logic.strategy.minimise OUT STRATEGY THIS-FILE.",
+        f"root: {format_patashnik(strategy.root)}"])
     if proofs_out is not None:
-        StrategyDictionary(proven, [
-            f"Proofs of {len(proofs):,} alternative moves (qubic-logic: python -m qubic_logic.strategy.alternatives),",
-            "each verified from the position after its move. Not a strategy on its own: candidates for",
-            "python -m qubic_logic.strategy.minimise OUT STRATEGY THIS-FILE.",
-            f"root: {format_patashnik(strategy.root)}"]).save(proofs_out)
+        proven.save(proofs_out)
         report(f"{proofs_out}: the {len(proven):,} entries of the proofs")
-    return minimised_union([strategy, proven, *also], header, report), figures
+    return minimised_union([strategy, proven, *also], list(strategy.header), report), figures
 
 
 def main(argv: list[str] | None = None) -> int:

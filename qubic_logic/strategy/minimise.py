@@ -63,6 +63,19 @@ def _key(a: int, d: int) -> Key:
     return canonical_masks(a, d)[:2]
 
 
+def canonical_moves(dictionary: StrategyDictionary) -> dict[Key, int]:
+    """Each entry as canonical (attacker mask, defender mask) → move in that frame; the earlier entry wins.
+
+    >>> canonical_moves(StrategyDictionary.parse("---\\n 63\\nxo 21\\n"))
+    {(0, 0): 63, (1, 2): 21}
+    """
+    moves: dict[Key, int] = {}
+    for ea, ed, move in plain_entries(dictionary):
+        ca, cd, t = canonical_masks(ea, ed)
+        moves.setdefault((ca, cd), TRANSFORMS[t][move])
+    return moves
+
+
 class ProofGraph:
     """Strategic positions (canonical, attacker to move), their known-winning moves and where each leads.
 
@@ -158,9 +171,9 @@ class ProofGraph:
         theirs = self.core.threat_cells(cd, ca)
         if theirs:
             return None if theirs & (theirs - 1) else self._after_move(_key(ca | theirs, cd))
-        if key in self.moves and not self._is_forced(key):
-            return frozenset((key,))
-        return frozenset() if key in self.moves or self._is_forced(key) else None
+        if self._is_forced(key):
+            return frozenset()
+        return frozenset((key,)) if key in self.moves else None
 
     def _after_move(self, key: Key) -> Next | None:
         """Strategic positions next from ``key`` (defender to move), or None when some reply is not known won."""
@@ -324,11 +337,7 @@ def minimised(
     root = root or dictionary.root
     attacker = root.to_move
     a, d = root.mask(attacker), root.mask(other(attacker))
-    moves: dict[Key, int] = {}
-    for ea, ed, move in plain_entries(dictionary):
-        ca, cd, t = canonical_masks(ea, ed)
-        moves.setdefault((ca, cd), TRANSFORMS[t][move])
-    graph = ProofGraph(moves, leaf_nodes)
+    graph = ProofGraph(canonical_moves(dictionary), leaf_nodes)
     chosen = smallest(graph, graph.start(a, d), sweeps, report=report, time_limit=time_limit)
     entries = []
     for (ca, cd), move in sorted(chosen.items(), key=lambda kv: ((kv[0][0] | kv[0][1]).bit_count(), kv[0])):
