@@ -26,7 +26,9 @@
  * so a defender turn's proof number was 6-30 instead of about 1, and the search went
  * astray: 40,000 expansions instead of 12 on x2x1o6x14o20o.)
  *
- * Children's canonical forms come from the parent's 192 images plus one mark's image.
+ * Children's canonical forms come from the parent's 192 images plus one mark's image,
+ * scanning only the transforms that can give the least image. Both tables ask for
+ * transparent huge pages: their probes are mostly cache and TLB misses.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -141,6 +143,7 @@ static void grow(qd_search *s)
         s->max_buckets = old;
         return;
     }
+    qc_advise_huge_pages(t, buckets * BUCKET * sizeof *t);
     memset(t + old * BUCKET, 0, old * BUCKET * sizeof *t);
     for (size_t i = 0; i < old; i++) {
         entry_t *b = t + i * BUCKET, *hi = t + (i + old) * BUCKET;
@@ -240,7 +243,8 @@ static void check_limits(qd_search *s)
         if (s->opt.progress && t >= s->next_progress) {
             node_t root;
             qd_progress p = {s->nodes, 1, 1};
-            if (probe(s, s->ra, s->rd, &root)) {
+            const int fixed = s->first >= 0; /* the position after the fixed first move stands for the root */
+            if (probe(s, fixed ? s->first_a : s->ra, fixed ? s->first_d : s->rd, &root)) {
                 p.pn = root.pn;
                 p.dn = root.dn;
             }
@@ -253,22 +257,17 @@ static void check_limits(qd_search *s)
 
 /* ------------------------------------------------------------------ leaves */
 
-/* The attacker's shortest forced win at (a, d), the attacker to move; 1 when found. */
-static int leaf(qd_search *s, qc_mask a, qc_mask d, qc_forced_win_result *r)
+/* Whether the attacker, to move at (a, d) with no three of its own, has a forced win
+ * (the first one found, in *r); `theirs`: the defender's threat cells. */
+static int leaf(qd_search *s, qc_mask a, qc_mask d, qc_mask theirs, qc_forced_win_result *r)
 {
-    const qc_mask theirs = qc_threat_cells(d, a);
-    if (!theirs && !qc_forcing_moves(a, d)) {
-        r->length = 0; /* no three to block and no 2-0 line: no sequence can start */
-        r->reached = QC_NONE_AT_ANY_LENGTH;
-        return 0;
-    }
     qc_search_options o = QC_SEARCH_DEFAULTS;
     o.node_limit = s->leaf_limit;
     o.any_win = 1; /* a node needs a win, not the shortest: no deepening (half the leaf time) */
     o.tt = s->leaf_tt;
     o.stop = s->opt.stop;
     const double t0 = now();
-    qc_forced_win(a, d, &o, r);
+    qc_forced_win_scanned(a, d, theirs, &o, r);
     s->leaf_seconds += now() - t0;
     s->leaf_calls++;
     s->leaf_nodes += r->nodes;
@@ -305,7 +304,7 @@ static void evaluate(qd_search *s, qc_mask a, qc_mask d, int attacker, int force
         qc_forced_win_result r;
         if (forced > 0)
             return settle(n, 1, K_FORCED);
-        if (forced == 0 && leaf(s, a, d, &r)) {
+        if (forced == 0 && leaf(s, a, d, theirs, &r)) {
             if (found)
                 *found = r;
             return settle(n, 1, K_FORCED);
@@ -319,7 +318,7 @@ static void evaluate(qd_search *s, qc_mask a, qc_mask d, int attacker, int force
             return settle(n, 1, K_DOUBLE);
         n->kind = mine ? K_BLOCK : K_MOVE;
         qc_forced_win_result r;
-        if (!mine && !leaf(s, a, d, &r))
+        if (!mine && !leaf(s, a, d, 0, &r))
             n->pn = HARD_REPLY_PN;
     }
 }
@@ -351,13 +350,28 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
         const qc_mask mine = qc_threat_cells(a, d);
         moves = mine ? mine & -mine : ~(a | d);
     }
-    /* The 192 images of (a, d) once; a child's images add one mark's image each. */
+    /* The 192 images of (a, d) once; a child's images add one mark's image each. A child's
+     * image under t is at least a's image under t, so the transforms are visited in order
+     * of the highest cell of a's image (a counting sort) and the scan stops once that cell
+     * lies above the highest cell of the best image found. */
     qc_mask ia[QC_TRANSFORMS], id[QC_TRANSFORMS];
     const uint8_t *cells[QC_TRANSFORMS];
+    uint8_t order[QC_TRANSFORMS], top[QC_TRANSFORMS];
+    int start[QC_CELLS + 1] = {0};
     for (int t = 0; t < QC_TRANSFORMS; t++) {
         ia[t] = qc_map_mask(t, a);
         id[t] = qc_map_mask(t, d);
         cells[t] = qc_transform(t);
+        top[t] = (uint8_t)(ia[t] ? 63 - __builtin_clzll(ia[t]) : 0);
+        start[top[t] + 1]++;
+    }
+    for (int c = 0; c < QC_CELLS; c++)
+        start[c + 1] += start[c];
+    {
+        int fill[QC_CELLS];
+        memcpy(fill, start, sizeof fill);
+        for (int t = 0; t < QC_TRANSFORMS; t++)
+            order[fill[top[t]]++] = (uint8_t)t;
     }
     int n = 0;
     for (; moves; moves &= moves - 1) {
@@ -365,10 +379,15 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
         const qc_mask bit = 1ULL << m;
         qc_mask ca = ~0ULL, cd = ~0ULL;
         int ct = 0;
-        for (int t = 0; t < QC_TRANSFORMS; t++) {
+        for (int j = 0; j < QC_TRANSFORMS; j++) {
+            const int t = order[j];
+            if (top[t] > 63 - __builtin_clzll(ca))
+                break; /* every image from here on is above ca */
+            if (ia[t] > ca)
+                continue;
             const qc_mask mb = 1ULL << cells[t][m];
             const qc_mask x = attacker ? ia[t] | mb : ia[t], o = attacker ? id[t] : id[t] | mb;
-            if (x < ca || (x == ca && o < cd)) {
+            if (x < ca || (x == ca && (o < cd || (o == cd && t < ct)))) {
                 ca = x;
                 cd = o;
                 ct = t;
@@ -386,7 +405,9 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
         k->t = (uint8_t)ct;
         k->score = 0;
         if (attacker) {
-            k->score = (int16_t)(8 * (4 * qc_count(qc_major_cells(a | bit, d)) + qc_count(qc_forcing_moves(a | bit, d))) +
+            qc_mask forcing;
+            const qc_mask major = qc_major_and_forcing(a | bit, d, &forcing);
+            k->score = (int16_t)(8 * (4 * qc_count(major) + qc_count(forcing)) +
                                  qc_lines_through_count[m]);
             for (int j = n - 1; j > 0 && kids[j - 1].score < kids[j].score; j--) {
                 const kid_t t = kids[j];
@@ -462,7 +483,7 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
     if (!attacker && n.kind == K_MOVE) {
         w = &wit;
         w->none = w->count = w->next = 0;
-        if (leaf(s, a, d, &r)) {
+        if (leaf(s, a, d, 0, &r)) { /* K_MOVE: no threes on the board */
             remember(w, &r, qc_transform(0)); /* the identity: already in this frame */
         } else {
             w->none = r.length == 0 && r.reached == QC_NONE_AT_ANY_LENGTH;
@@ -539,8 +560,9 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
             cpn = thpn >= INF ? INF : add_sat(thpn - n.pn, kn[best].pn);
         }
         mid(s, kids[best].a, kids[best].d, cpn, cdn, 0);
-        for (int i = 0; i < k; i++)
-            get_kid(s, a, d, &kids[i], w, &kn[i]);
+        /* Only the searched child is read again: a sibling changed only through a
+         * transposition, which the sibling's own next visit reads. */
+        get_kid(s, a, d, &kids[best], w, &kn[best]);
     }
 }
 

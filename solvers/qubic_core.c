@@ -11,10 +11,13 @@
  * The forced-win search (DESIGN.md section 3) is described in qubic_core.h and README.md.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */
 
 #include "qubic_core.h"
 
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -194,6 +197,8 @@ qc_mask qc_forcing_moves(qc_mask a, qc_mask d)
     return forcing;
 }
 
+qc_mask qc_major_and_forcing(qc_mask a, qc_mask d, qc_mask *forcing) { return major_and_forcing(a, d, forcing); }
+
 qc_mask qc_major_cells(qc_mask a, qc_mask d)
 {
     qc_mask forcing;
@@ -234,6 +239,19 @@ struct qc_tt {
     size_t mask; /* number of slots - 1 */
 };
 
+void qc_advise_huge_pages(void *table, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20, start = ((uintptr_t)table + huge - 1) & ~(huge - 1),
+                    end = ((uintptr_t)table + bytes) & ~(huge - 1);
+    if (end > start)
+        madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)table;
+    (void)bytes;
+#endif
+}
+
 qc_tt *qc_tt_new(int log2_entries)
 {
     if (log2_entries < 10)
@@ -249,6 +267,7 @@ qc_tt *qc_tt_new(int log2_entries)
         free(tt);
         return NULL;
     }
+    qc_advise_huge_pages(tt->slots, n * sizeof(tt_entry));
     tt->mask = n - 1;
     return tt;
 }
@@ -445,6 +464,8 @@ static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, const 
         if (th & (th - 1))
             continue; /* the block makes a double counter-threat: dead end at any length */
         cand_t *c = &cands[n++];
+        if (s->tt && k > 3) /* the child probes the table: start loading its bucket now */
+            __builtin_prefetch(s->tt->slots + tt_index(s->tt, a2, d2));
         c->move = (uint8_t)move;
         c->reply = (uint8_t)reply;
         c->theirs = th;
@@ -523,10 +544,25 @@ static int node(search_t *s, qc_mask a, qc_mask d, int k, qc_mask theirs, const 
 
 int qc_forced_win(qc_mask a, qc_mask d, const qc_search_options *opt, qc_forced_win_result *out)
 {
+    const qc_mask mine = qc_threat_cells(a, d);
+    if (mine) {
+        memset(out, 0, sizeof *out);
+        out->length = out->reached = 1;
+        out->seq_len = 1;
+        out->seq[0] = (uint8_t)qc_low(mine);
+        out->nodes = 1;
+        return 1;
+    }
+    return qc_forced_win_scanned(a, d, qc_threat_cells(d, a), opt, out);
+}
+
+int qc_forced_win_scanned(qc_mask a, qc_mask d, qc_mask theirs, const qc_search_options *opt,
+                          qc_forced_win_result *out)
+{
     static const qc_search_options defaults = QC_SEARCH_DEFAULTS;
     if (!opt)
         opt = &defaults;
-    memset(out, 0, sizeof *out);
+    out->length = out->seq_len = 0;
     const int max_length = opt->max_length > 0 ? opt->max_length : 0;
 
     search_t s;
@@ -545,21 +581,12 @@ int qc_forced_win(qc_mask a, qc_mask d, const qc_search_options *opt, qc_forced_
     }
 
     s.nodes = 1;
-    const qc_mask mine = qc_threat_cells(a, d);
-    if (mine) {
-        out->length = out->reached = 1;
-        out->seq_len = 1;
-        out->seq[0] = (uint8_t)qc_low(mine);
-        out->nodes = 1;
-        return 1;
-    }
-    const qc_mask theirs = qc_threat_cells(d, a);
     int result = FAIL_BOUNDED, length = 2;
     if (theirs & (theirs - 1))
         result = FAIL_EXACT;
     if (opt->any_win)
         length = max_length && max_length < QC_MAX_SEQUENCE / 2 ? max_length : QC_MAX_SEQUENCE / 2;
-    /* length 1 is settled above; each further length is one deepening iteration */
+    /* length 1 (a three of a's own) is settled before: each further length is one deepening iteration */
     for (; result == FAIL_BOUNDED && (!max_length || length <= max_length) && length <= QC_MAX_SEQUENCE / 2; length++) {
         if ((s.has_deadline && out_of_time(&s)) || (s.stop && *s.stop)) {
             result = ABORTED; /* limits are checked before each iteration and every 1024 nodes */

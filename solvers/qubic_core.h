@@ -67,6 +67,8 @@ qc_mask qc_threat_cells(qc_mask a, qc_mask d);
 qc_mask qc_forcing_moves(qc_mask a, qc_mask d);
 /* Major cells of `a`: empty cells where two or more 2-0 lines of `a` meet (related pairs). */
 qc_mask qc_major_cells(qc_mask a, qc_mask d);
+/* Both in one scan: the major cells, and the forcing moves in *forcing. */
+qc_mask qc_major_and_forcing(qc_mask a, qc_mask d, qc_mask *forcing);
 /* Threat cells of `a` on the lines through `cell` only (any marks may be at `cell`). */
 qc_mask qc_threats_through(qc_mask a, qc_mask d, int cell);
 /* Number of pairs (a[i], d[i]), i < n, for which `a` has a threat cell (benchmarks). */
@@ -83,6 +85,10 @@ size_t qc_threat_scan_batch(const qc_mask *a, const qc_mask *d, size_t n);
 typedef struct qc_tt qc_tt;
 /* A table of 2^log2_entries entries (24 bytes each; clamped to 10..30). NULL if out of memory. */
 qc_tt *qc_tt_new(int log2_entries);
+
+/* Ask for transparent huge pages for a large table (its 2 MB-aligned part): probes into a
+ * table of hundreds of megabytes miss the TLB on 4 KB pages. Advisory; harmless if refused. */
+void qc_advise_huge_pages(void *table, size_t bytes);
 void qc_tt_clear(qc_tt *tt);
 void qc_tt_free(qc_tt *tt);
 
@@ -129,6 +135,11 @@ typedef struct {
  * Returns out->length. Never fails (out of memory only makes it slower).
  */
 int qc_forced_win(qc_mask a, qc_mask d, const qc_search_options *opt, qc_forced_win_result *out);
+
+/* qc_forced_win when the caller has scanned the threes already: `a` has none (else it wins
+ * at once) and `theirs` is qc_threat_cells(d, a). Saves the two scans (the df-pn leaves). */
+int qc_forced_win_scanned(qc_mask a, qc_mask d, qc_mask theirs, const qc_search_options *opt,
+                          qc_forced_win_result *out);
 
 /* ------------------------------------------------------------------ symmetry */
 
