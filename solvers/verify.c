@@ -302,24 +302,28 @@ void qv_traversal_free(qv_traversal *t)
 
 int qv_witness_holds(qc_mask a, qc_mask d, const uint8_t *seq, int n)
 {
+    /* Two full scans, then each mark changes the threes only on the lines through it: the
+     * attacker moves with no three of its own (else it must complete one, ending the
+     * sequence), and the defender's reply removes only the three cell it fills. */
+    qc_mask mine = qc_threat_cells(a, d), theirs = qc_threat_cells(d, a);
     for (int i = 0; i < n; i += 2) {
         const qc_mask m = 1ULL << (seq[i] & 63);
         if (seq[i] > 63 || ((a | d) & m))
             return 0;
-        const qc_mask mine = qc_threat_cells(a, d);
         if (mine)
             return (mine & m) && i == n - 1;
         if (i == n - 1)
             return 0;
-        const qc_mask theirs = qc_threat_cells(d, a);
         if ((theirs & (theirs - 1)) || (theirs && !(theirs & m)))
             return 0;
-        a |= m;
-        const qc_mask made = qc_threat_cells(a, d);
+        a |= m; /* it blocks the defender's one three, if any: the defender has none now */
+        const qc_mask made = qc_threats_through(a, d, seq[i]);
         const qc_mask r = 1ULL << (seq[i + 1] & 63);
         if (!made || seq[i + 1] > 63 || !(made & r))
             return 0;
         d |= r;
+        mine = made & ~r;
+        theirs = qc_threats_through(d, a, seq[i + 1]);
     }
     return 0;
 }
