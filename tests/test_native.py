@@ -176,6 +176,39 @@ def test_mcdaniel_example():
     assert shortest_forced_win(p, core="native").length == shortest_forced_win(p, core="python").length == 6
 
 
+def _threat_walk(a: int, d: int, rng: random.Random) -> list[int]:
+    """A random threat sequence from (a, d): each attacker move makes a three and the defender
+    blocks one, whatever the consequences (counter-threats, double threats), until the attacker
+    has a three (then mostly completes it) or makes none."""
+    seq: list[int] = []
+    while len(seq) < 16:
+        empty = [c for c in range(64) if not (a | d) >> c & 1]
+        threes = [c for c in empty if py.threat_cells(a, d) >> c & 1]
+        threatening = [c for c in empty if py.threat_cells(a | 1 << c, d)]
+        if threes or not threatening or rng.random() < 0.1:
+            return seq + [rng.choice(threes if threes and rng.random() < 0.9 else empty)]
+        move = rng.choice(threatening)
+        a |= 1 << move
+        blocks = [c for c in range(64) if py.threat_cells(a, d) >> c & 1]
+        reply = rng.choice(blocks)
+        d |= 1 << reply
+        seq += [move, reply]
+    return seq
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(order=st.permutations(range(64)), count=st.integers(6, 40), rng=st.randoms(use_true_random=False))
+def test_witness_replay_agrees_with_the_referee(order, count, rng):
+    """The C replay (incremental threat scans) accepts exactly the sequences the referee accepts:
+    the forced win found, and random threat sequences (counter-threats, double threats, wrong
+    ends; about 1 in 100 is told apart only by the counter-threat rule)."""
+    from qubic_logic.strategy.solve import _native_holds, _python_holds
+
+    a, d = masks(_position_from(order, count))
+    for seq in [list(nat.forced_win(a, d)[1])] + [_threat_walk(a, d, rng) for _ in range(12)]:
+        assert _native_holds(a, d, bytes(seq)) == _python_holds(a, d, bytes(seq)), (a, d, seq)
+
+
 def test_witness_convention_after_double_threat():
     # X on 1, 2 (row 0) and 4, 8 (column 0): cell 0 is a major cell, threats at 3 and 12
     a = (1 << 1) | (1 << 2) | (1 << 4) | (1 << 8)
