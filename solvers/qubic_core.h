@@ -85,12 +85,12 @@ size_t qc_threat_scan_batch(const qc_mask *a, const qc_mask *d, size_t n);
 typedef struct qc_tt qc_tt;
 /* A table of 2^log2_entries entries (24 bytes each; clamped to 10..30). NULL if out of memory. */
 qc_tt *qc_tt_new(int log2_entries);
+void qc_tt_clear(qc_tt *tt);
+void qc_tt_free(qc_tt *tt);
 
 /* Ask for transparent huge pages for a large table (its 2 MB-aligned part): probes into a
  * table of hundreds of megabytes miss the TLB on 4 KB pages. Advisory; harmless if refused. */
 void qc_advise_huge_pages(void *table, size_t bytes);
-void qc_tt_clear(qc_tt *tt);
-void qc_tt_free(qc_tt *tt);
 
 typedef struct {
     int max_length;              /* longest win looked for, in attacker moves; 0 = no bound */
