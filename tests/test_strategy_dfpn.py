@@ -74,6 +74,14 @@ def test_a_fixed_first_move_is_proven_or_refuted_alone():
     assert checked >= 6
 
 
+def test_a_fixed_first_move_s_progress_reports_the_position_after_it():
+    """Progress shows the numbers of the searched position (once stuck at 1/1: the bypassed root)."""
+    seen: list[tuple[int, int]] = []
+    r = solve(parse_position("moves:1,12"), move=0, time_limit=1.0, progress=lambda n, pn, dn: seen.append((pn, dn)))
+    assert r.status == "unknown" and len(seen) >= 2
+    assert any(numbers != (1, 1) for numbers in seen), seen
+
+
 def test_a_fixed_first_move_must_be_legal_and_native():
     p = parse_position("moves:0,16,1,17,2,18")
     assert solve(p, move=3).status == "won" and solve(p, move=60).status == "not won"
