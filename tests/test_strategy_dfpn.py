@@ -136,6 +136,23 @@ def test_either_side_to_move():
     assert verify(r.strategy, r.root, jobs=1).verdict == "verified"
 
 
+def test_the_minimising_pass_keeps_a_verified_strategy_when_its_time_runs_out(tmp_path, capsys):
+    """``qubic solve --time-limit`` bounds the whole command: the minimiser gets what the search left."""
+    from qubic_logic.cli import main
+    from qubic_logic.strategy.split import polish
+
+    p = parse_patashnik("x2x16o4o")
+    found = solve(p)
+    said: list[str] = []
+    hurried = polish(found.strategy, p, {}, jobs=1, time_limit=0.0, report=said.append)
+    unhurried = polish(found.strategy, p, {}, jobs=1)
+    assert any("time limit" in text for text in said), said
+    assert verify(hurried, p, jobs=1).verdict == verify(unhurried, p, jobs=1).verdict == "verified"
+    assert len(unhurried) < len(hurried) <= found.strategy_size
+    assert main(["solve", "patashnik:x2x16o4o", "--time-limit", "120"]) == 0
+    assert f"{len(unhurried)} after minimising; VERIFIED" in capsys.readouterr().out
+
+
 def test_cli_solve_verifies_the_minimised_strategy_with_either_solver(tmp_path, capsys):
     from qubic_logic.cli import main
     from qubic_logic.strategy import StrategyDictionary

@@ -34,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
             if result.strategy is not None and result.strategy_size:
                 status.update(f"verifying and minimising {result.strategy_size:,} strategic positions…")
                 extracted = result.strategy_size
-                result.strategy = polish(result.strategy, args.position, result.extra, jobs=args.jobs)
+                # --time-limit bounds the whole command: the minimiser gets what the search left
+                left = None if args.time_limit is None else max(args.time_limit - result.seconds, 0.0)
+                result.strategy = polish(result.strategy, args.position, result.extra, jobs=args.jobs,
+                                         time_limit=left, report=lambda text: status.update(f"minimising: {text}"))
                 result.extra["extracted"] = extracted
                 if result.strategy is None:  # never expected: the search's own proof failed verification
                     result.status, result.stopped_by = "unknown", f"strategy {result.extra['verified']}"
@@ -74,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("solve", help="proof-number search: does the side to move force a win?")
     position_arg(parser)
-    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before giving up")
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
+                        help="seconds before giving up; the strategy's minimising pass gets what the search "
+                             "leaves and keeps the smallest strategy found by then")
     parser.add_argument("--memory-limit", type=positive_int, default=None, metavar="MB",
                         help="transposition table size in megabytes (default 1024; native: entries replaced when "
                              "full; python: the search stops at the cap; with --split shared by the workers)")

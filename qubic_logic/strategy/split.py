@@ -143,11 +143,14 @@ def solve_split(
     return SolveResult("won", position, move, nodes, time.monotonic() - start, strategy, 0, 0, "", extra)
 
 
-def polish(strategy: StrategyDictionary, position: Position, extra: dict, jobs: int | None = None
+def polish(strategy: StrategyDictionary, position: Position, extra: dict, jobs: int | None = None,
+           time_limit: float | None = None, report: Callable[[str], None] = lambda text: None,
            ) -> StrategyDictionary | None:
     """``strategy`` verified, minimised, verified again and pruned to the entries played; None if not verified.
 
     Records the verdict and the sizes in ``extra`` (``verified``, ``pruned``: before minimising).
+    ``time_limit`` and ``report`` go to the minimiser (past the limit, or on Ctrl-C, it keeps the
+    smallest strategy found so far).
 
     >>> from qubic_logic.notation import parse_patashnik
     >>> p = parse_patashnik('x2x1o6o20o14x')
@@ -160,7 +163,7 @@ def polish(strategy: StrategyDictionary, position: Position, extra: dict, jobs: 
     if check.verdict != "verified":
         return None
     extra["pruned"] = len(pruned(strategy, check))
-    strategy = minimised(strategy, position)
+    strategy = minimised(strategy, position, time_limit=time_limit, report=report)
     check = verify(strategy, position, jobs=jobs)
     extra["verified"] = check.verdict
     return pruned(strategy, check) if check.verdict == "verified" else None
