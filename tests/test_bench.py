@@ -46,3 +46,12 @@ def test_learning_section_measures_training_speed():
     assert results["all"] > 0 and results["TEST filling"] > 0
     if learning_native is not None:  # the replay checked both matchers play the same games
         assert results["native speed-up"] > 0
+
+
+@pytest.mark.skipif(NATIVE is None, reason="the native core is not built")
+def test_solve_section_compares_both_searches_and_reports_the_search_rate():
+    out = io.StringIO()
+    bench.load("solve").run(Console(file=out, width=200), quick=True)
+    text = out.getvalue()
+    assert "median whole-solve speed-up, native over Python, on 4 non-trivial positions" in text
+    assert "the C search outside its leaves:" in text and "(target 1,000,000)" in text
