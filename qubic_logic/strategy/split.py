@@ -136,7 +136,8 @@ def solve_split(
     merged = StrategyDictionary.union(
         [[Entry(position, move)], *(StrategyDictionary.parse(results[u][1], u) for u in units)], header)
     extra["merged"] = len(merged)
-    strategy = polish(merged, position, extra, jobs=executor.jobs)
+    left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.0)
+    strategy = polish(merged, position, extra, jobs=executor.jobs, time_limit=left)
     if strategy is None:
         return SolveResult("unknown", position, move, nodes, time.monotonic() - start,
                            stopped_by=f"merged strategy {extra['verified']}", extra=extra)
