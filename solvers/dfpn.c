@@ -357,31 +357,27 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
     qc_mask ia[QC_TRANSFORMS], id[QC_TRANSFORMS];
     const uint8_t *cells[QC_TRANSFORMS];
     uint8_t order[QC_TRANSFORMS], top[QC_TRANSFORMS];
-    int start[QC_CELLS + 1] = {0};
+    int next[QC_CELLS + 1] = {0}; /* where the next transform of each highest cell goes */
     for (int t = 0; t < QC_TRANSFORMS; t++) {
         ia[t] = qc_map_mask(t, a);
         id[t] = qc_map_mask(t, d);
         cells[t] = qc_transform(t);
         top[t] = (uint8_t)(ia[t] ? 63 - __builtin_clzll(ia[t]) : 0);
-        start[top[t] + 1]++;
+        next[top[t] + 1]++;
     }
     for (int c = 0; c < QC_CELLS; c++)
-        start[c + 1] += start[c];
-    {
-        int fill[QC_CELLS];
-        memcpy(fill, start, sizeof fill);
-        for (int t = 0; t < QC_TRANSFORMS; t++)
-            order[fill[top[t]]++] = (uint8_t)t;
-    }
+        next[c + 1] += next[c];
+    for (int t = 0; t < QC_TRANSFORMS; t++)
+        order[next[top[t]]++] = (uint8_t)t;
     int n = 0;
     for (; moves; moves &= moves - 1) {
         const int m = qc_low(moves);
         const qc_mask bit = 1ULL << m;
         qc_mask ca = ~0ULL, cd = ~0ULL;
-        int ct = 0;
+        int ct = 0, catop = 63;
         for (int j = 0; j < QC_TRANSFORMS; j++) {
             const int t = order[j];
-            if (top[t] > 63 - __builtin_clzll(ca))
+            if (top[t] > catop)
                 break; /* every image from here on is above ca */
             if (ia[t] > ca)
                 continue;
@@ -391,6 +387,7 @@ static int children(qc_mask a, qc_mask d, int attacker, kid_t *kids)
                 ca = x;
                 cd = o;
                 ct = t;
+                catop = 63 - __builtin_clzll(ca);
             }
         }
         int dup = 0;

@@ -11,7 +11,7 @@ import argparse
 from rich.console import Console
 
 from ..strategy.solve import solve
-from ..strategy.split import polish, solve_split
+from ..strategy.split import polish, solve_split, time_left
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
 
 
@@ -35,9 +35,9 @@ def run(args: argparse.Namespace) -> int:
                 status.update(f"verifying and minimising {result.strategy_size:,} strategic positions…")
                 extracted = result.strategy_size
                 # --time-limit bounds the whole command: the minimiser gets what the search left
-                left = None if args.time_limit is None else max(args.time_limit - result.seconds, 0.0)
                 result.strategy = polish(result.strategy, args.position, result.extra, jobs=args.jobs,
-                                         time_limit=left, report=lambda text: status.update(f"minimising: {text}"))
+                                         time_limit=time_left(args.time_limit, result.seconds),
+                                         report=lambda text: status.update(f"minimising: {text}"))
                 result.extra["extracted"] = extracted
                 if result.strategy is None:  # never expected: the search's own proof failed verification
                     result.status, result.stopped_by = "unknown", f"strategy {result.extra['verified']}"

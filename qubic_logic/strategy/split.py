@@ -136,12 +136,21 @@ def solve_split(
     merged = StrategyDictionary.union(
         [[Entry(position, move)], *(StrategyDictionary.parse(results[u][1], u) for u in units)], header)
     extra["merged"] = len(merged)
-    left = None if time_limit is None else max(time_limit - (time.monotonic() - start), 0.0)
-    strategy = polish(merged, position, extra, jobs=executor.jobs, time_limit=left)
+    strategy = polish(merged, position, extra, jobs=executor.jobs,
+                      time_limit=time_left(time_limit, time.monotonic() - start))
     if strategy is None:
         return SolveResult("unknown", position, move, nodes, time.monotonic() - start,
                            stopped_by=f"merged strategy {extra['verified']}", extra=extra)
     return SolveResult("won", position, move, nodes, time.monotonic() - start, strategy, 0, 0, "", extra)
+
+
+def time_left(limit: float | None, spent: float) -> float | None:
+    """The seconds a ``limit`` (None: no limit) leaves after ``spent`` seconds.
+
+    >>> time_left(10.0, 2.5), time_left(1.0, 3.0), time_left(None, 3.0)
+    (7.5, 0.0, None)
+    """
+    return None if limit is None else max(limit - spent, 0.0)
 
 
 def polish(strategy: StrategyDictionary, position: Position, extra: dict, jobs: int | None = None,
