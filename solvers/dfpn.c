@@ -538,8 +538,8 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
             return;
         if (root && attacker) { /* each first move one step before the favourite's bias applies */
             int fresh = -1;
-            for (int i = 0; i < k && fresh < 0; i++)
-                if (!(stepped >> i & 1) && kn[i].pn != 0 && kn[i].dn != 0)
+            for (int i = 0; i < k && fresh < 0; i++) /* (work > 1: expanded before a saved table) */
+                if (!(stepped >> i & 1) && kn[i].pn != 0 && kn[i].dn != 0 && kn[i].work <= 1)
                     fresh = i;
             if (fresh >= 0) {
                 stepped |= 1ULL << fresh;
@@ -682,6 +682,103 @@ int qd_run(qd_search *s, qd_result *out)
     out->table_used = s->used;
     out->replaced = s->replaced;
     return out->status;
+}
+
+/* ------------------------------------------------------------------ saved tables */
+
+/* Bump when a stored number's meaning changes (evaluation, proof numbers, kinds): a saved
+ * table of other semantics is refused rather than trusted. */
+#define SEMANTICS 1
+
+typedef struct {
+    char magic[8];
+    uint32_t semantics, entry_bytes, byte_order;
+    int32_t first;
+    qc_mask ra, rd;
+    uint64_t count, checksum; /* a damaged blob must not pass for proofs */
+} saved_header;
+
+static uint64_t checksum_of(const entry_t *e, uint64_t count)
+{
+    uint64_t h = count;
+    for (uint64_t i = 0; i < count; i++) {
+        h = qc_mix(h ^ e[i].a);
+        h = qc_mix(h ^ e[i].d);
+        h = qc_mix(h ^ ((uint64_t)e[i].pn << 32 | e[i].dn));
+        h = qc_mix(h ^ ((uint64_t)e[i].work << 32 | (uint32_t)e[i].flags << 16 | (uint32_t)e[i].kind << 8 | e[i].best));
+    }
+    return h;
+}
+
+static const char MAGIC[8] = "qdfpn-t";
+
+static int root_of_header(const qd_search *s, const saved_header *h)
+{
+    return h->ra == s->ra && h->rd == s->rd && h->first == s->first;
+}
+
+size_t qd_save(const qd_search *s, uint64_t max_entries, void **blob)
+{
+    /* the threshold: the least work whose entries, with all above it, fit max_entries */
+    const size_t total = (s->bucket_mask + 1) * BUCKET;
+    uint64_t at_bits[34] = {0};
+    for (size_t i = 0; i < total; i++)
+        if (s->tt[i].flags & F_USED)
+            at_bits[64 - __builtin_clzll((uint64_t)s->tt[i].work | 1)]++;
+    int floor_bits = 33;
+    uint64_t count = 0;
+    while (floor_bits > 1 && count + at_bits[floor_bits - 1] <= max_entries)
+        count += at_bits[--floor_bits];
+    uint64_t partial = floor_bits > 1 ? max_entries - count : 0; /* from the bucket just below */
+    count += partial;
+    const size_t size = sizeof(saved_header) + count * sizeof(entry_t);
+    saved_header *h = malloc(size);
+    if (!h)
+        return 0;
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, MAGIC, sizeof MAGIC);
+    h->semantics = SEMANTICS;
+    h->entry_bytes = sizeof(entry_t);
+    h->byte_order = 0x01020304;
+    h->ra = s->ra;
+    h->rd = s->rd;
+    h->first = s->first;
+    entry_t *out = (entry_t *)(h + 1);
+    uint64_t n = 0;
+    for (size_t i = 0; i < total && n < count; i++) {
+        const entry_t *e = s->tt + i;
+        if (!(e->flags & F_USED))
+            continue;
+        const int bits = 64 - __builtin_clzll((uint64_t)e->work | 1);
+        if (bits >= floor_bits || (bits == floor_bits - 1 && partial && partial--))
+            out[n++] = *e;
+    }
+    h->count = n;
+    h->checksum = checksum_of(out, n);
+    *blob = h;
+    return sizeof(saved_header) + n * sizeof(entry_t);
+}
+
+long qd_load(qd_search *s, const void *blob, size_t size)
+{
+    saved_header h;
+    if (size < sizeof h)
+        return QD_LOAD_CORRUPT;
+    memcpy(&h, blob, sizeof h);
+    if (memcmp(h.magic, MAGIC, sizeof MAGIC) != 0 || h.semantics != SEMANTICS || h.entry_bytes != sizeof(entry_t) ||
+        h.byte_order != 0x01020304 || h.count != (size - sizeof h) / sizeof(entry_t) ||
+        (size - sizeof h) % sizeof(entry_t) != 0)
+        return QD_LOAD_CORRUPT;
+    if (!root_of_header(s, &h))
+        return QD_LOAD_OTHER_ROOT;
+    const entry_t *e = (const entry_t *)((const saved_header *)blob + 1); /* (malloc'd or bytes: aligned) */
+    if (checksum_of(e, h.count) != h.checksum)
+        return QD_LOAD_CORRUPT;
+    for (uint64_t i = 0; i < h.count; i++) {
+        const node_t n = {e[i].pn, e[i].dn, e[i].work, (uint8_t)(e[i].flags & ~F_USED), e[i].kind, e[i].best};
+        put(s, e[i].a, e[i].d, &n);
+    }
+    return (long)h.count;
 }
 
 /* ------------------------------------------------------------------ extraction */

@@ -86,6 +86,19 @@ int qd_run(qd_search *s, qd_result *out);
  * caller frees), or -1 (out of memory, or the search stopped).
  */
 long qd_extract(qd_search *s, qd_entry **entries);
+/*
+ * Saved tables: a search stopped before settling its root keeps its work. qd_save writes
+ * the (at most max_entries) entries with the most work below them -- the expanded part of
+ * the tree, which steers the search -- with a header naming the root, the fixed first
+ * move and the table's semantics; qd_load puts them into a new search of the same root,
+ * which then goes on where the saved one stopped (leaves are evaluated again on demand).
+ * qd_save returns the blob's size (*blob malloc'd, the caller frees), or 0 when out of
+ * memory. qd_load returns the entries loaded, QD_LOAD_CORRUPT (a foreign, truncated or
+ * differently built blob) or QD_LOAD_OTHER_ROOT (another position or first move).
+ */
+enum { QD_LOAD_CORRUPT = -1, QD_LOAD_OTHER_ROOT = -2 };
+size_t qd_save(const qd_search *s, uint64_t max_entries, void **blob);
+long qd_load(qd_search *s, const void *blob, size_t size);
 void qd_free(qd_search *s);
 
 #endif /* QUBIC_DFPN_H */

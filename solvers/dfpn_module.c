@@ -2,13 +2,16 @@
  * dfpn_module.c -- the CPython module qubic_logic._dfpn over dfpn.h.
  *
  *   solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True,
- *         leaf_node_limit=0) -> dict
+ *         leaf_node_limit=0, first_move=-1, table=None, keep=0) -> dict
  *       df-pn search of (a, d), `a` to move (dfpn.h). Releases the GIL while searching;
  *       progress(nodes, proof_number, disproof_number) is called about four times a
  *       second (with the GIL), and Ctrl-C (SIGINT in the main thread) or an exception in
  *       progress stops the search with the partial result (stopped_by "interrupted").
  *       "entries" lists the strategic moves (a, d, move) of the proof, canonical frames,
- *       when the root is won and extract is true.
+ *       when the root is won and extract is true. `table`: a saved table (bytes) of an
+ *       earlier search of the same root to go on from ("loaded": its entries); `keep_share`
+ *       n > 0: when the root is not settled, "table" holds the most-worked 1/n of the entries
+ *       in use (at least KEEP_AT_LEAST of them, or all), else None.
  *   entry_bytes() -> bytes per transposition-table entry.
  *
  * Searches share nothing, so threads may solve at once.
@@ -19,6 +22,8 @@
 #include <stdlib.h>
 
 #include "dfpn.h"
+
+#define KEEP_AT_LEAST 65536
 
 typedef struct {
     PyThreadState *thread;
@@ -67,21 +72,25 @@ static const char *stopped_by(int stopped, int interrupted)
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"a", "d", "time_limit", "node_limit", "memory_mb", "progress", "extract",
-                             "leaf_node_limit", "first_move", NULL};
+                             "leaf_node_limit", "first_move", "table", "keep_share", NULL};
     unsigned long long a, d, node_limit = 0, leaf_node_limit = 0;
     double time_limit = 0.0, memory_mb = 0.0;
     PyObject *progress = Py_None;
     int extract = 1, first_move = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKi", kwlist, &a, &d, &time_limit, &node_limit,
-                                     &memory_mb, &progress, &extract, &leaf_node_limit, &first_move))
+    Py_buffer saved = {0};
+    unsigned long long keep_share = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*K", kwlist, &a, &d, &time_limit, &node_limit,
+                                     &memory_mb, &progress, &extract, &leaf_node_limit, &first_move, &saved,
+                                     &keep_share))
         return NULL;
+    PyObject *result = NULL;
     if (a & d) {
         PyErr_SetString(PyExc_ValueError, "the masks overlap; each cell holds one mark");
-        return NULL;
+        goto done;
     }
     if (memory_mb < 0 || time_limit < 0) {
         PyErr_SetString(PyExc_ValueError, "limits must not be negative");
-        return NULL;
+        goto done;
     }
     progress_ctx ctx = {NULL, progress, 0};
     qd_options opt = {0};
@@ -93,17 +102,45 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     opt.progress = on_progress;
     opt.progress_ctx = &ctx;
     qd_search *s = qd_new(a, d, &opt);
-    if (!s)
-        return PyErr_NoMemory();
+    if (!s) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    long loaded = 0;
+    if (saved.buf) {
+        Py_BEGIN_ALLOW_THREADS
+        loaded = qd_load(s, saved.buf, (size_t)saved.len);
+        Py_END_ALLOW_THREADS
+        if (loaded < 0) {
+            qd_free(s);
+            PyErr_SetString(PyExc_ValueError,
+                            loaded == QD_LOAD_OTHER_ROOT
+                                ? "it was saved by a search of another position or first move"
+                                : "it is not a table saved by this solver (foreign, truncated, damaged or of another version)");
+            goto done;
+        }
+    }
     qd_result r;
     qd_entry *entries = NULL;
     long n = 0;
+    void *blob = NULL;
+    size_t blob_size = 0;
     ctx.thread = PyEval_SaveThread();
     qd_run(s, &r);
     if (r.status == QD_WON && extract && !ctx.interrupted)
         n = qd_extract(s, &entries);
+    if (r.status == QD_UNKNOWN && keep_share) {
+        const uint64_t share = r.table_used / keep_share;
+        blob_size = qd_save(s, share > KEEP_AT_LEAST ? share : KEEP_AT_LEAST, &blob);
+    }
     PyEval_RestoreThread(ctx.thread);
     qd_free(s);
+    PyObject *table = blob ? PyBytes_FromStringAndSize(blob, (Py_ssize_t)blob_size) : Py_NewRef(Py_None);
+    free(blob);
+    if (!table) {
+        free(entries);
+        goto done;
+    }
     PyObject *list = PyList_New(0);
     for (long i = 0; list && i < n; i++) {
         PyObject *item = Py_BuildValue("(KKi)", (unsigned long long)entries[i].a, (unsigned long long)entries[i].d,
@@ -113,18 +150,25 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
         Py_XDECREF(item);
     }
     free(entries);
-    if (!list)
-        return NULL;
+    if (!list) {
+        Py_DECREF(table);
+        goto done;
+    }
     const char *status = r.status == QD_WON ? "won" : r.status == QD_NOT_WON ? "not won" : "unknown";
-    return Py_BuildValue(
-        "{s:s,s:s,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:d,s:K,s:K,s:K,s:n,s:N,s:O}", "status", status, "stopped_by",
+    result = Py_BuildValue(
+        "{s:s,s:s,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:d,s:K,s:K,s:K,s:n,s:N,s:O,s:N,s:l}", "status", status, "stopped_by",
         stopped_by(r.stopped, ctx.interrupted), "move", r.move, "proof_number", (unsigned long long)r.pn,
         "disproof_number", (unsigned long long)r.dn, "nodes", (unsigned long long)r.nodes, "expansions",
         (unsigned long long)r.expansions, "leaf_calls", (unsigned long long)r.leaf_calls, "leaf_nodes",
         (unsigned long long)r.leaf_nodes, "leaf_seconds", r.leaf_seconds, "seconds", r.seconds, "table_entries",
         (unsigned long long)r.table_entries, "table_used", (unsigned long long)r.table_used, "replaced",
         (unsigned long long)r.replaced, "entry_bytes", (Py_ssize_t)qd_entry_bytes(), "entries", list,
-        "extracted", (r.status == QD_WON && extract && n >= 0) ? Py_True : Py_False);
+        "extracted", (r.status == QD_WON && extract && n >= 0) ? Py_True : Py_False, "table", table, "loaded",
+        loaded);
+done:
+    if (saved.buf)
+        PyBuffer_Release(&saved);
+    return result;
 }
 
 static PyObject *py_entry_bytes(PyObject *self, PyObject *unused)
@@ -134,8 +178,8 @@ static PyObject *py_entry_bytes(PyObject *self, PyObject *unused)
 
 static PyMethodDef methods[] = {
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True, leaf_node_limit=0)"
-     " -> dict"},
+     "solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True, leaf_node_limit=0,"
+     " first_move=-1, table=None, keep_share=0) -> dict"},
     {"entry_bytes", py_entry_bytes, METH_NOARGS, "bytes per transposition-table entry"},
     {NULL, NULL, 0, NULL},
 };

@@ -157,6 +157,39 @@ def test_a_second_run_searches_nothing_and_a_larger_budget_retries_only_open(sma
     assert (more.units, more.settled) == (1, 1)
 
 
+def test_an_open_position_keeps_its_search_table_and_a_larger_budget_goes_on_from_it(tmp_path):
+    path = tmp_path / "b.sqlite"
+    tight = parse_patashnik("x2x16o4o")
+    first = build_book(path, 4, root=tight, budget=0.05, jobs=1)
+    assert (first.open, first.units) == (1, 1)
+    with OpeningBook.open(path) as book:
+        count, size = book.saved_tables()
+        assert count == 1 and size > 0 and book.saved_table(tight) is not None
+        before = book.get(tight)
+    assert "saved search tables of open positions: 1 (" in qubic("book", "stats", str(path)).stdout
+    more = build_book(path, 4, root=tight, budget=60, jobs=1)
+    assert (more.units, more.settled) == (1, 1)
+    with OpeningBook.open(path) as book:
+        entry = book.get(tight)
+        assert entry.value == "win" and entry.budget == 60 and book.saved_tables() == (0, 0)
+        runs = book.db.execute("SELECT status, nodes, seconds FROM solves ORDER BY id").fetchall()
+    assert [status for status, *_ in runs] == ["unknown (time limit)", "won (went on)"]
+    assert entry.nodes == sum(nodes for _, nodes, _ in runs) and runs[0][1] == before.nodes > 0
+    assert entry.seconds == pytest.approx(sum(seconds for *_, seconds in runs))
+
+
+def test_a_version_1_book_is_upgraded_in_place(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with OpeningBook.open(path, create=True) as book:
+        book.settle(BookEntry(parse_position("moves:0"), "loss", move=21, proof_size=3))
+    db = sqlite3.connect(path)
+    db.executescript("DROP TABLE tables; PRAGMA user_version = 1;")
+    db.close()
+    with OpeningBook.open(path) as book:
+        assert book.saved_tables() == (0, 0) and book.get(parse_position("moves:0")).move == 21
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+
+
 def _settled(path: Path) -> int:
     try:
         db = sqlite3.connect(path)

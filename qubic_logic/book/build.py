@@ -28,7 +28,10 @@ class of O replies is a book position of its own, searched in its own table.
 Each settled position is one SQLite transaction (its search logged in the
 ``solves`` table), so a build killed at any point resumes where it stopped:
 settled positions are never searched again, and an ``open`` one only with a
-larger budget than it had.
+larger budget than it had. A search left open keeps the most-worked part of
+its table in the book (:func:`~qubic_logic.strategy.solve.solve`'s saved
+tables), so a build with a larger budget goes on from it for the difference:
+the budget is the total time a position's searches may take.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
 from ..strategy.dictionary import Entry, StrategyDictionary
-from ..strategy.solve import solve
+from ..strategy.solve import DFPN_NATIVE, solve
 from .store import BookEntry, OpeningBook, canonical_key
 
 DEFAULT_BUDGET = 60.0
@@ -115,20 +118,27 @@ class BookTree:
         return [Position(*key) for level in self.levels for key in level]
 
 
-def solve_position_unit(unit: tuple[str, float | None, float | None]) -> tuple[str, int | None, str, int, int, float, str]:
-    """One work unit ``(position in Patashnik's format, time limit, memory limit MB)``: search it.
+Unit = tuple[str, float | None, float | None, bytes | None]
+Result = tuple[str, int | None, str, int, int, float, str, bytes | None]
 
-    Returns ``(status, move, strategy text or '', strategic positions, nodes,
-    seconds, stopped by)`` with the move in the unit's own frame.
 
-    >>> status, move, text, size, *_ = solve_position_unit(('x2x16o4o', None, None))
+def solve_position_unit(unit: Unit) -> Result:
+    """One work unit ``(position in Patashnik's format, time limit, memory limit MB, saved table)``: search it.
+
+    The saved table (or None) is an earlier search's, to go on from. Returns
+    ``(status, move, strategy text or '', strategic positions, nodes, seconds,
+    stopped by, saved table)``, the move in the unit's own frame and the table
+    None unless the position is left open.
+
+    >>> status, move, text, size, *_ = solve_position_unit(('x2x16o4o', None, None, None))
     >>> status, len(text.splitlines()) > size > 0
     ('won', True)
     """
-    text, budget, memory = unit
-    r = solve(parse_patashnik(text), time_limit=budget, memory_limit=memory)
+    text, budget, memory, table = unit
+    r = solve(parse_patashnik(text), time_limit=budget, memory_limit=memory, table=table,
+              save_table=DFPN_NATIVE is not None)
     strategy = r.strategy.dumps() if r.strategy is not None else ""
-    return r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by
+    return r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table
 
 
 VALUE_OF_STATUS = {"won": "win", "not won": "no win", "unknown": "open"}
@@ -242,22 +252,26 @@ class Builder:
             for key in level:
                 self._derive(key)
 
-    def record(self, key: Key, result: tuple[str, int | None, str, int, int, float, str], budget: float | None) -> None:
-        status, move, text, size, nodes, seconds, stopped_by = result
+    def record(self, unit: "Search", result: Result) -> None:
+        """Store a search's result: its entry (totals over the searches it went on from) and, when open, its table."""
+        status, move, text, size, nodes, seconds, stopped_by, table = result
         value = VALUE_OF_STATUS[status]
-        position = Position(*key)
+        position = Position(*unit.key)
+        before = unit.before if unit.table is not None else None  # a fresh search's numbers start at 0
+        total_nodes, total_seconds = nodes + (before.nodes if before else 0), seconds + (before.seconds if before else 0)
         if value == "win":
-            entry = BookEntry(position, value, move, size, nodes, seconds, "solved", budget, text)
+            entry = BookEntry(position, value, move, size, total_nodes, total_seconds, "solved", unit.budget, text)
         else:
-            entry = BookEntry(position, value, None, None, nodes, seconds, "solved" if value != "open" else "",
-                              budget)
-        self.book.settle(entry, (self.build, f"{status} ({stopped_by})" if stopped_by else status))
+            entry = BookEntry(position, value, None, None, total_nodes, total_seconds,
+                              "solved" if value != "open" else "", unit.budget)
+        log = f"{status} ({stopped_by})" if stopped_by else status
+        self.book.settle(entry, (self.build, log + (" (went on)" if before else ""), nodes, seconds), table)
         self.report.searched += 1
         self.report.solves += 1
         if entry.settled:
             self.report.settled += 1
             self.report.open -= 1
-            self.propagate(key, position.count)
+            self.propagate(unit.key, position.count)
 
 
 def build_book(
@@ -273,7 +287,7 @@ def build_book(
 ) -> BuildReport:
     """Build (or continue) the book at ``path`` to ``stones`` stones; see the module docstring.
 
-    ``budget``: seconds per searched position (None: no limit); ``memory_limit``:
+    ``budget``: seconds per frontier position, in all its searches (None: no limit); ``memory_limit``:
     MB per search. Ctrl-C stops the workers and keeps every settled position
     (the report's ``stopped`` says ``'interrupted'``).
 
@@ -309,11 +323,10 @@ def build_book(
             report.units = len(units)
             if progress:
                 progress(report)
-            run = executor.run(solve_position_unit,
-                               [(format_patashnik(Position(*k)), budget, memory_limit) for k in units])
+            run = executor.run(solve_position_unit, [u.work(memory_limit) for u in units])
             try:
                 for index, result in run:
-                    builder.record(units[index], result, budget or 0.0)
+                    builder.record(units[index], result)
                     if progress:
                         progress(report)
             except KeyboardInterrupt:
@@ -327,7 +340,23 @@ def build_book(
     return report
 
 
-def _units(book: OpeningBook, tree: BookTree, budget: float | None) -> list[Key]:
+@dataclass
+class Search:
+    """A frontier position to search: its entry so far and saved table (when it goes on from one)."""
+
+    key: Key
+    before: BookEntry
+    table: bytes | None
+    budget: float  # the total time its searches may take (0: no limit)
+
+    def work(self, memory_limit: float | None) -> Unit:
+        """The work unit: a search going on from a saved table gets what the budget leaves."""
+        tried = self.before.budget or 0.0
+        limit = self.budget - tried if self.table is not None and self.budget else self.budget
+        return format_patashnik(Position(*self.key)), limit or None, memory_limit, self.table
+
+
+def _units(book: OpeningBook, tree: BookTree, budget: float | None) -> list[Search]:
     """Frontier positions still to search: open, and never given this much time; grouped by parent."""
     wanted = []
     for key in tree.frontier:
@@ -336,7 +365,7 @@ def _units(book: OpeningBook, tree: BookTree, budget: float | None) -> list[Key]
             continue
         tried = entry.budget
         if tried is None or (tried and (budget is None or budget > tried)):
-            wanted.append(key)
+            wanted.append(Search(key, entry, book.saved_table(entry.position), budget or 0.0))
     order = {k: i for i, k in enumerate(tree.levels[-2])} if len(tree.levels) > 1 else {}
-    return sorted(wanted, key=lambda k: min((order.get(p, 0) for p in tree.parents(k, Position(*k).count)),
+    return sorted(wanted, key=lambda u: min((order.get(p, 0) for p in tree.parents(u.key, Position(*u.key).count)),
                                             default=0))

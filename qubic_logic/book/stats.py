@@ -29,8 +29,10 @@ def book_stats(book: OpeningBook) -> dict:
             sizes.setdefault(str(e.stones), {}).setdefault(e.value, []).append(e.proof_size)
     proof_sizes = {s: {v: {"min": min(x), "median": median(x), "max": max(x)} for v, x in d.items()}
                    for s, d in sizes.items()}
+    tables, table_bytes = book.saved_tables()
     return {"root": book.meta("root") or "empty", "stones": book.stones, "positions": len(book),
-            "by_stones": by_stones, "proof_sizes": proof_sizes, "searches": book.solves()}
+            "by_stones": by_stones, "proof_sizes": proof_sizes, "searches": book.solves(),
+            "saved_tables": {"count": tables, "bytes": table_bytes}}
 
 
 def largest_proofs(book: OpeningBook, top: int = 5) -> list[dict]:
@@ -57,6 +59,10 @@ def format_stats(path: str, stats: dict) -> str:
         sizes = "; ".join(f"{v} {d['min']:,} / {d['median']:,g} / {d['max']:,}"
                           for v, d in stats["proof_sizes"].get(stones, {}).items())
         lines.append(f"  {stones:>6}  " + "  ".join(f"{counts.get(v, 0):>7,}" for v in VALUES) + f"   {sizes}")
+    saved = stats["saved_tables"]
+    if saved["count"]:
+        lines.append(f"  saved search tables of open positions: {saved['count']:,} ({saved['bytes'] / 1e6:,.1f} MB); "
+                     "a build with a larger --budget goes on from them")
     if stats.get("largest"):
         lines.append("  largest proofs:")
         lines += [f"    {e['position']:<16} {e['value']:<5} {e['proof_size']:>7,} strategic positions "

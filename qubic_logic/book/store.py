@@ -3,7 +3,8 @@
 A book file is an SQLite database whose ``application_id`` marks it as a
 qubic-logic opening book and whose ``user_version`` is the schema version;
 anything else (another program's database, a text file, a damaged page) is
-refused with one clear line. Positions are kept in canonical form (the least
+refused with one clear line (a book of schema version 1, before saved search
+tables, is upgraded in place when opened). Positions are kept in canonical form (the least
 image under the 192 automorphisms, :func:`~qubic_logic.symmetry.canonical_masks`),
 with the best move in that frame; a lookup maps it back onto the orientation
 of the query.
@@ -36,10 +37,16 @@ from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from ..strategy.dictionary import StrategyDictionary
 
 APPLICATION_ID = 0x5142_4F4B  # 'QBOK'
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 VALUES = ("win", "loss", "no win", "open")
 SETTLED = ("win", "loss", "no win")
 
+TABLES = """
+CREATE TABLE tables (               -- an open position's saved search table, to go on from (version 2)
+    x INTEGER NOT NULL, o INTEGER NOT NULL, saved_at TEXT NOT NULL, blob BLOB NOT NULL,
+    UNIQUE (x, o)
+);
+"""
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE positions (
@@ -68,7 +75,7 @@ CREATE TABLE solves (               -- every search a build ran, settled or not
     status TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL, budget REAL,
     finished_at TEXT NOT NULL
 );
-"""
+""" + TABLES
 
 _canonical = getattr(core_module(), "canonical", canonical_masks)
 
@@ -185,6 +192,10 @@ class OpeningBook:
                     db.executescript(SCHEMA + f"PRAGMA application_id = {APPLICATION_ID};"
                                      f"PRAGMA user_version = {SCHEMA_VERSION};")
                 app, version = APPLICATION_ID, SCHEMA_VERSION
+            if app == APPLICATION_ID and version == 1:
+                with db:  # version 1 had no saved search tables
+                    db.executescript(TABLES + f"PRAGMA user_version = {SCHEMA_VERSION};")
+                version = SCHEMA_VERSION
             if check and db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise DataFormatError(f"{path}: the database is damaged (SQLite quick_check failed); "
                                       "rebuild it with `qubic book build`")
@@ -250,8 +261,13 @@ class OpeningBook:
                                 "VALUES (?, ?, ?, ?, 'open')", rows)
             return self.db.total_changes - before
 
-    def settle(self, entry: BookEntry, solve: tuple[int, str] | None = None) -> None:
-        """Store ``entry`` (any orientation) in one transaction, with its search in the log (``(build, status)``)."""
+    def settle(self, entry: BookEntry, solve: tuple[int, str, int, float] | None = None,
+               table: bytes | None = None) -> None:
+        """Store ``entry`` (any orientation) in one transaction, with its search in the log.
+
+        ``solve``: ``(build, status, nodes, seconds)`` of the search that gave it;
+        ``table``: an open entry's saved search table (a settled entry's is dropped).
+        """
         x, o, t = canonical_key(entry.position)
         move = None if entry.move is None else TRANSFORMS[t][entry.move]
         strategy = None if entry.strategy_text is None else zlib.compress(entry.strategy_text.encode("ascii"), 6)
@@ -262,10 +278,15 @@ class OpeningBook:
                  entry.proof_size, entry.nodes, entry.seconds, entry.how, entry.budget, strategy,
                  _now() if entry.settled else None))
             if solve is not None:
+                build, status, nodes, seconds = solve
                 self.db.execute("INSERT INTO solves (build, x, o, status, nodes, seconds, budget, finished_at) "
                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                (solve[0], _signed(x), _signed(o), solve[1], entry.nodes, entry.seconds,
-                                 entry.budget, _now()))
+                                (build, _signed(x), _signed(o), status, nodes, seconds, entry.budget, _now()))
+            if table is not None and not entry.settled:
+                self.db.execute("INSERT OR REPLACE INTO tables (x, o, saved_at, blob) VALUES (?, ?, ?, ?)",
+                                (_signed(x), _signed(o), _now(), table))
+            else:
+                self.db.execute("DELETE FROM tables WHERE x = ? AND o = ?", (_signed(x), _signed(o)))
 
     def start_build(self, stones: int, budget: float | None, executor: str, jobs: int) -> int:
         """Log a build; returns its id for :meth:`settle` and :meth:`finish_build`."""
@@ -287,6 +308,16 @@ class OpeningBook:
     def _get(self, x: int, o: int) -> BookEntry | None:
         row = self.db.execute("SELECT * FROM positions WHERE x = ? AND o = ?", (_signed(x), _signed(o))).fetchone()
         return None if row is None else _entry(row)
+
+    def saved_table(self, position: Position) -> bytes | None:
+        """The saved search table of ``position``'s class (open, searched before), or None."""
+        x, o, _ = canonical_key(position)
+        row = self.db.execute("SELECT blob FROM tables WHERE x = ? AND o = ?", (_signed(x), _signed(o))).fetchone()
+        return None if row is None else row[0]
+
+    def saved_tables(self) -> tuple[int, int]:
+        """How many saved search tables the book holds, and their bytes."""
+        return self.db.execute("SELECT count(*), coalesce(sum(length(blob)), 0) FROM tables").fetchone()
 
     def value(self, key: tuple[int, int]) -> str | None:
         """The value stored for the canonical masks ``key``, or None (a quick check without the entry)."""

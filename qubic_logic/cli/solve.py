@@ -1,7 +1,8 @@
 """``qubic solve POSITION``: does the side to move force a win? (proof-number search)
 
 Writes the winning strategy as a dictionary in Patashnik's format with
-``-o FILE``; ``qubic verify dictionary FILE`` checks it.
+``-o FILE``; ``qubic verify dictionary FILE`` checks it. ``--table FILE``
+keeps an unsettled search's work: the same command run again goes on from it.
 """
 
 from __future__ import annotations
@@ -10,14 +11,32 @@ import argparse
 
 from rich.console import Console
 
+from ..errors import DataFormatError, QubicError
+from ..saving import check_writable, write_atomically
 from ..strategy.solve import solve
 from ..strategy.split import polish, solve_split, time_left
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
 
 
+def _saved_table(args: argparse.Namespace) -> bytes | None:
+    """The table ``--table`` names, if it exists yet (checked writable: the search's table goes there)."""
+    if args.table is None:
+        return None
+    if args.split:
+        raise QubicError("--table goes with one search; --split runs one search per reply class")
+    path = check_writable(args.table)
+    if not path.exists():
+        return None
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise QubicError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     args.position.require_in_play()
     check_output(args.output)
+    table = _saved_table(args)
     err = Console(stderr=True)
     with err.status("solving…") as status:
         if args.split:
@@ -27,10 +46,18 @@ def run(args: argparse.Namespace) -> int:
                                      progress=lambda done, total, n: status.update(
                                          f"solving… {done} of {total} reply classes, {n:,} nodes"))
         else:
-            result = solve(args.position, time_limit=args.time_limit, memory_limit=args.memory_limit,
-                           core=args.engine, method=args.solver, node_limit=args.node_limit, move=args.move,
-                           progress=lambda n, pn, dn: status.update(f"solving… {n:,} nodes, proof number {pn}, "
-                                                                    f"disproof number {dn}"))
+            if table is not None:
+                status.update(f"loading the search table {args.table}…")
+            try:
+                result = solve(args.position, time_limit=args.time_limit, memory_limit=args.memory_limit,
+                               core=args.engine, method=args.solver, node_limit=args.node_limit, move=args.move,
+                               table=table, save_table=args.table is not None,
+                               progress=lambda n, pn, dn: status.update(f"solving… {n:,} nodes, proof number "
+                                                                        f"{pn}, disproof number {dn}"))
+            except DataFormatError as exc:
+                raise DataFormatError(f"{args.table}: {exc}") from None
+            if result.table is not None:
+                write_atomically(args.table, result.table)
             if result.strategy is not None and result.strategy_size:
                 status.update(f"verifying and minimising {result.strategy_size:,} strategic positions…")
                 extracted = result.strategy_size
@@ -46,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = result.to_json()
         out["output"] = args.output if args.output and result.strategy is not None else None
+        out["table"] = {"path": args.table, "loaded": result.extra.get("loaded", 0),
+                        "saved": result.table is not None} if args.table else None
         print_json(out)
         return 0
     side = args.position.to_move.upper()
@@ -71,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{side} to move: not solved ({result.stopped_by}) [{result.nodes:,} nodes, {result.seconds:.2f} s]; "
               f"most promising move {result.move}, proof number {result.proof_number}, "
               f"disproof number {result.disproof_number}")
+    if result.extra.get("loaded"):
+        print(f"went on from {result.extra['loaded']:,} entries of the search table {args.table}")
+    if result.table is not None:
+        print(f"search table saved to {args.table} ({len(result.table) / 1e6:,.1f} MB); the same command goes on "
+              "from it")
     return 130 if result.stopped_by == "interrupted" else 0  # Ctrl-C: the partial result above, status 130
 
 
@@ -92,6 +126,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="the first move: with --split, the move whose reply classes are solved (default: "
                              "the most promising); without, prove or refute this move alone (native solver)")
     executor_args(parser, "with --split: ")
+    parser.add_argument("--table", metavar="FILE", default=None,
+                        help="go on from the search table saved in FILE by an earlier run on this position (and "
+                             "--move), and save the table there when the position is left unsettled (native solver)")
     parser.add_argument("--node-limit", type=positive_int, default=None, metavar="N",
                         help="positions to evaluate before giving up")
     parser.add_argument("--solver", default="auto", choices=["auto", "native", "python"],
