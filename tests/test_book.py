@@ -178,6 +178,26 @@ def test_an_open_position_keeps_its_search_table_and_a_larger_budget_goes_on_fro
     assert entry.seconds == pytest.approx(sum(seconds for *_, seconds in runs))
 
 
+def test_the_build_s_time_limit_cuts_its_searches_and_the_same_command_goes_on(tmp_path):
+    path = tmp_path / "b.sqlite"
+    command = ["book", "build", str(path), "--stones", "4", "--root", "patashnik:x2x16o4o", "--budget", "60",
+               "--jobs", "1"]
+    done = qubic(*command, "--time-limit", "0.05")
+    assert "0 of 1 positions settled, 1 open" in done.stdout and "time limit: every settled position" in done.stdout
+    with OpeningBook.open(path) as book:
+        entry = book.get(parse_patashnik("x2x16o4o"))
+        assert entry.value == "open" and 0 < entry.budget <= 0.05 and book.saved_tables()[0] == 1
+    done = qubic(*command)
+    assert "1 of 1 positions settled" in done.stdout and "complete" in done.stdout
+    with OpeningBook.open(path) as book:
+        assert book.get(parse_patashnik("x2x16o4o")).budget == 60
+        assert [s for s, in book.db.execute("SELECT status FROM solves ORDER BY id")] == \
+               ["unknown (time limit)", "won (went on)"]
+    # a build whose time is up before a unit starts searches nothing and records nothing
+    report = build_book(tmp_path / "late.sqlite", 4, root=parse_patashnik("x2x16o4o"), jobs=1, time_limit=1e-9)
+    assert (report.searched, report.open, report.stopped) == (0, 1, "time limit")
+
+
 def test_a_version_1_book_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite"
     with OpeningBook.open(path, create=True) as book:

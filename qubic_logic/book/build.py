@@ -118,27 +118,36 @@ class BookTree:
         return [Position(*key) for level in self.levels for key in level]
 
 
-Unit = tuple[str, float | None, float | None, bytes | None]
-Result = tuple[str, int | None, str, int, int, float, str, bytes | None]
+Unit = tuple[str, float | None, float | None, bytes | None, float | None]
+Result = tuple[str, int | None, str, int, int, float, str, bytes | None, float | None]
+NOT_STARTED = "build time limit"  # a unit handed out after the build's deadline: no search, nothing to record
+GRACE = 60.0  # seconds past the build's deadline for the searches to hand in their results and tables
 
 
 def solve_position_unit(unit: Unit) -> Result:
-    """One work unit ``(position in Patashnik's format, time limit, memory limit MB, saved table)``: search it.
+    """One work unit ``(position in Patashnik's format, time limit, memory limit MB, saved table, deadline)``.
 
-    The saved table (or None) is an earlier search's, to go on from. Returns
-    ``(status, move, strategy text or '', strategic positions, nodes, seconds,
-    stopped by, saved table)``, the move in the unit's own frame and the table
-    None unless the position is left open.
+    The saved table (or None) is an earlier search's, to go on from; the
+    deadline (``time.time()`` seconds, or None) is the build's, which the
+    search's time limit never passes. Returns ``(status, move, strategy text or
+    '', strategic positions, nodes, seconds, stopped by, saved table, time limit
+    applied)``, the move in the unit's own frame and the table None unless the
+    position is left open.
 
-    >>> status, move, text, size, *_ = solve_position_unit(('x2x16o4o', None, None, None))
+    >>> status, move, text, size, *_ = solve_position_unit(('x2x16o4o', None, None, None, None))
     >>> status, len(text.splitlines()) > size > 0
     ('won', True)
     """
-    text, budget, memory, table = unit
-    r = solve(parse_patashnik(text), time_limit=budget, memory_limit=memory, table=table,
+    text, limit, memory, table, deadline = unit
+    if deadline is not None:
+        left = deadline - time.time()
+        if left <= 0:
+            return "unknown", None, "", 0, 0, 0.0, NOT_STARTED, None, 0.0
+        limit = left if limit is None else min(limit, left)
+    r = solve(parse_patashnik(text), time_limit=limit, memory_limit=memory, table=table,
               save_table=DFPN_NATIVE is not None)
     strategy = r.strategy.dumps() if r.strategy is not None else ""
-    return r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table
+    return r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table, limit
 
 
 VALUE_OF_STATUS = {"won": "win", "not won": "no win", "unknown": "open"}
@@ -253,17 +262,27 @@ class Builder:
                 self._derive(key)
 
     def record(self, unit: "Search", result: Result) -> None:
-        """Store a search's result: its entry (totals over the searches it went on from) and, when open, its table."""
-        status, move, text, size, nodes, seconds, stopped_by, table = result
+        """Store a search's result: its entry (totals over the searches it went on from) and, when open, its table.
+
+        The entry's budget is the time its searches were given in all, so a
+        search cut short by the build's time limit goes on in the next build.
+        """
+        status, move, text, size, nodes, seconds, stopped_by, table, limit = result
+        if stopped_by == NOT_STARTED:
+            self.report.stopped = "time limit"
+            return
         value = VALUE_OF_STATUS[status]
         position = Position(*unit.key)
         before = unit.before if unit.table is not None else None  # a fresh search's numbers start at 0
         total_nodes, total_seconds = nodes + (before.nodes if before else 0), seconds + (before.seconds if before else 0)
+        given = 0.0 if limit is None else limit + (before.budget or 0.0 if before else 0.0)
+        if unit.budget and given < unit.budget - 1e-6:
+            self.report.stopped = "time limit"  # cut short by the build's time limit
         if value == "win":
-            entry = BookEntry(position, value, move, size, total_nodes, total_seconds, "solved", unit.budget, text)
+            entry = BookEntry(position, value, move, size, total_nodes, total_seconds, "solved", given, text)
         else:
             entry = BookEntry(position, value, None, None, total_nodes, total_seconds,
-                              "solved" if value != "open" else "", unit.budget)
+                              "solved" if value != "open" else "", given)
         log = f"{status} ({stopped_by})" if stopped_by else status
         self.book.settle(entry, (self.build, log + (" (went on)" if before else ""), nodes, seconds), table)
         self.report.searched += 1
@@ -284,12 +303,16 @@ def build_book(
     executor: Executor | None = None,
     jobs: int | None = None,
     progress: Progress | None = None,
+    time_limit: float | None = None,
 ) -> BuildReport:
     """Build (or continue) the book at ``path`` to ``stones`` stones; see the module docstring.
 
     ``budget``: seconds per frontier position, in all its searches (None: no limit); ``memory_limit``:
-    MB per search. Ctrl-C stops the workers and keeps every settled position
-    (the report's ``stopped`` says ``'interrupted'``).
+    MB per search. ``time_limit``: seconds for the whole build; every search
+    ends by then and keeps its table, so the same call goes on later (the
+    report's ``stopped`` says ``'time limit'``). Ctrl-C stops the workers and
+    keeps every settled position, but not the running searches' work (the
+    report's ``stopped`` says ``'interrupted'``).
 
     >>> import tempfile, os
     >>> from qubic_logic.notation import parse_position
@@ -323,7 +346,9 @@ def build_book(
             report.units = len(units)
             if progress:
                 progress(report)
-            run = executor.run(solve_position_unit, [u.work(memory_limit) for u in units])
+            deadline = time.time() + time_limit if time_limit else None  # wall clock: workers may be elsewhere
+            run = executor.run(solve_position_unit, [u.work(memory_limit, deadline) for u in units],
+                               time_limit=time_limit and time_limit + GRACE)
             try:
                 for index, result in run:
                     builder.record(units[index], result)
@@ -331,7 +356,7 @@ def build_book(
                         progress(report)
             except KeyboardInterrupt:
                 run.stopped = "interrupted"
-            report.stopped = run.stopped
+            report.stopped = run.stopped or report.stopped
             report.seconds = time.monotonic() - start
             book.finish_build(build, report.stopped)
         finally:
@@ -349,11 +374,11 @@ class Search:
     table: bytes | None
     budget: float  # the total time its searches may take (0: no limit)
 
-    def work(self, memory_limit: float | None) -> Unit:
+    def work(self, memory_limit: float | None, deadline: float | None = None) -> Unit:
         """The work unit: a search going on from a saved table gets what the budget leaves."""
         tried = self.before.budget or 0.0
         limit = self.budget - tried if self.table is not None and self.budget else self.budget
-        return format_patashnik(Position(*self.key)), limit or None, memory_limit, self.table
+        return format_patashnik(Position(*self.key)), limit or None, memory_limit, self.table, deadline
 
 
 def _units(book: OpeningBook, tree: BookTree, budget: float | None) -> list[Search]:

@@ -37,9 +37,12 @@ def run_build(args: argparse.Namespace) -> int:
                 err.print(f"searched {r.searched:,} of {r.units:,}: {counts}", highlight=False)
 
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
-                            memory_limit=args.memory_limit or None, executor=executor, progress=show)
+                            memory_limit=args.memory_limit or None, executor=executor, progress=show,
+                            time_limit=args.time_limit)
     state = {None: "complete", "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept; "
-             "run the same command to continue", "time limit": "time limit"}[report.stopped]
+             "run the same command to continue",
+             "time limit": "time limit: every settled position is kept, and the searches it cut short kept their "
+             "tables; run the same command to go on"}[report.stopped]
     print(f"{args.book}: {report.settled:,} of {report.total:,} positions settled, {report.open:,} open; "
           f"{report.searched:,} of {report.units:,} searches run this time ({report.propagated:,} positions "
           f"settled by propagation), {report.seconds:.1f} s on {report.jobs} {report.executor} workers — {state}")
@@ -134,12 +137,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--stones", type=non_negative_int, required=True, metavar="N",
                    help="every position up to symmetry with at most N stones")
     b.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="S",
-                   help=f"seconds per searched position (default {DEFAULT_BUDGET:g}); a re-run with a larger "
-                        "budget searches the open positions again")
+                   help=f"seconds per searched position, in all its searches (default {DEFAULT_BUDGET:g}); a "
+                        "re-run with a larger budget goes on with the open positions from their saved tables")
     b.add_argument("--memory-limit", type=positive_int, default=int(DEFAULT_MEMORY), metavar="MB",
                    help=f"cap on each search's table (default {DEFAULT_MEMORY:g} MB per worker)")
     b.add_argument("--root", type=_position, default=None, metavar="POSITION",
                    help="build the book below this position instead of the empty board")
+    b.add_argument("--time-limit", type=seconds, default=None, metavar="S",
+                   help="seconds for the whole build: every search ends by then and keeps its table, so the same "
+                        "command goes on from there")
     executor_args(b)
     b.set_defaults(func=run_build)
 
