@@ -17,7 +17,10 @@ once (local worker processes are terminated; a Dask cluster the executor
 started is shut down, units on an existing cluster are cancelled), the
 iteration ends, and ``run.stopped`` says why: whatever finished before is
 kept by the caller. An exception raised by a unit stops the others and is
-raised again in the parent.
+raised again in the parent. A run with ``wrap_up=S`` first gives local units
+that can end early (they poll :func:`~qubic_logic.supervisor.wrapping_up`,
+as the opening book's searches do) up to S seconds after Ctrl-C to hand in
+what they have, and yields those results too; on Dask, Ctrl-C stops at once.
 
 Local workers ignore SIGINT (the parent decides) and can be given an
 address-space limit (``memory_limit`` in MB per worker), so a runaway unit
@@ -79,36 +82,42 @@ class Executor(ABC):
     jobs: int
 
     def run(
-        self, fn: Callable[[Any], Any], units: Sequence[Any], *, time_limit: float | None = None
+        self, fn: Callable[[Any], Any], units: Sequence[Any], *, time_limit: float | None = None,
+        wrap_up: float = 0.0,
     ) -> UnitRun:
         """Start every unit; iterate the returned run for ``(index, fn(units[index]))``."""
         deadline = time.monotonic() + time_limit if time_limit else None
         run = UnitRun(iter(()), len(units))
-        run._results = self._supervised(run, fn, list(units), deadline)
+        run._results = self._supervised(run, fn, list(units), deadline, wrap_up)
         return run
 
     def _supervised(
-        self, run: UnitRun, fn: Callable, units: list, deadline: float | None
+        self, run: UnitRun, fn: Callable, units: list, deadline: float | None, wrap_up: float
     ) -> Iterator[tuple[int, Any]]:
         if not units:
             return
         results = self._start(fn, units)
         try:
-            while True:
-                if deadline is not None and time.monotonic() >= deadline:
-                    run.stopped = "time limit"
-                    break
-                try:
-                    item = self._next(results, POLL)
-                except StopIteration:
-                    break
-                if item is not None:
-                    yield item
+            yield from self._results_until(results, deadline, run)
         except KeyboardInterrupt:
             run.stopped = "interrupted"
+            if wrap_up and self._wrap_up(results):  # (a second Ctrl-C stops at once)
+                yield from self._results_until(results, time.monotonic() + wrap_up)
         finally:
             if run.stopped is not None or run.done < run.total:
                 self._stop(results)
+
+    def _results_until(self, handle: Any, deadline: float | None, run: UnitRun | None = None) -> Iterator[tuple[int, Any]]:
+        """Results as they come, until the last one or ``deadline`` (then ``run.stopped``: time limit)."""
+        while deadline is None or time.monotonic() < deadline:
+            try:
+                item = self._next(handle, POLL)
+            except StopIteration:
+                return
+            if item is not None:
+                yield item
+        if run is not None:
+            run.stopped = "time limit"
 
     @abstractmethod
     def _start(self, fn: Callable, units: list) -> Any:
@@ -121,6 +130,10 @@ class Executor(ABC):
     @abstractmethod
     def _stop(self, handle: Any) -> None:
         """Stop every unit still running or waiting, promptly."""
+
+    def _wrap_up(self, handle: Any) -> bool:
+        """Hand out no more units and ask the running ones to end early; False when this executor cannot."""
+        return False
 
     def close(self) -> None:
         """Release the workers."""
@@ -173,6 +186,10 @@ class LocalExecutor(Executor):
     def _stop(self, handle: Any) -> None:
         handle.stop()
 
+    def _wrap_up(self, handle: Any) -> bool:
+        handle.wrap_up()
+        return True
+
 
 class _Pool:
     """The units of one local run: those waiting, and the worker each running one is on."""
@@ -206,6 +223,12 @@ class _Pool:
                 self.stop()
             return index, value
         return None
+
+    def wrap_up(self) -> None:
+        """No more units; the running ones are asked to end early."""
+        self.waiting.clear()
+        for worker, _ in self.busy.values():
+            worker.wrap_up()
 
     def stop(self) -> None:
         for worker, _ in list(self.busy.values()):

@@ -45,6 +45,22 @@ GRACE = 1.0  # seconds past the time limit before the worker is killed (its own 
 POLL = 0.05  # seconds between looks at the clock and the keyboard while waiting
 
 _channel: Connection | None = None  # in a worker: the pipe to the parent
+WRAP_UP = signal.SIGUSR1  # from the parent: end the running work early and hand in what it has
+_wrapping_up = False  # in a worker: WRAP_UP came during the current work
+
+
+def wrapping_up() -> bool:
+    """In a worker: whether the parent asked the current work to end early (:meth:`Supervisor.wrap_up`).
+
+    Long work that can stop with a partial result polls it (a search's
+    progress callback does), then returns what it has.
+    """
+    return _wrapping_up
+
+
+def _on_wrap_up(signum: int, frame: Any) -> None:
+    global _wrapping_up
+    _wrapping_up = True
 
 
 def report(value: Any) -> None:
@@ -70,9 +86,10 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int) -> None:
 
     It ends when its parent does (a forked sibling may hold the other end of its pipe open, so
     the end of the pipe alone does not tell)."""
-    global _channel
+    global _channel, _wrapping_up
     os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(WRAP_UP, _on_wrap_up)
     if memory_limit:
         import resource
 
@@ -97,6 +114,7 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int) -> None:
                 conn.send(("error", exc))
             except Exception:  # an exception that does not pickle: its text does
                 conn.send(("error", QubicError(f"{type(exc).__name__}: {exc}")))
+        _wrapping_up = False  # (only after the answer: a WRAP_UP sent before the work began applies to it)
 
 
 class Supervisor:
@@ -215,6 +233,14 @@ class Supervisor:
             return QubicError(f"{what} ended the engine's process without an answer (did the rules call "
                               "halt/0? rules must not end the process)")
         return QubicError(f"{what} ended the engine's process with status {code}")
+
+    def wrap_up(self) -> None:
+        """Ask the running work to end early with what it has (:func:`wrapping_up`); it answers as usual."""
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, WRAP_UP)
+            except ProcessLookupError:
+                pass
 
     def stop(self) -> None:
         """Kill the worker now (a later call starts a new one)."""

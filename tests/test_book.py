@@ -263,6 +263,26 @@ def test_ctrl_c_keeps_settled_positions_and_says_how_to_continue(tmp_path):
         assert book.db.execute("SELECT stopped FROM builds").fetchone()[0] == "interrupted"
 
 
+def test_ctrl_c_lets_a_running_search_hand_in_its_table(tmp_path):
+    """A search of about a minute (moves:0,21), interrupted after 3 s: it ends at once and keeps its work."""
+    path = tmp_path / "b.sqlite"
+    proc = subprocess.Popen([*QUBIC, "book", "build", str(path), "--stones", "2", "--root", "moves:0,21",
+                             "--budget", "600", "--jobs", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True, preexec_fn=ctrl_c_as_in_a_terminal)
+    time.sleep(3)
+    start = time.monotonic()
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and time.monotonic() - start < 30, err
+    assert "the searches then running kept their tables" in out
+    with OpeningBook.open(path) as book:
+        entry = book.get(parse_position("moves:0,21"))
+        status, nodes, seconds = book.db.execute("SELECT status, nodes, seconds FROM solves").fetchone()
+        assert entry.value == "open" and book.saved_tables()[0] == 1
+        assert status == "unknown (interrupted)" and nodes == entry.nodes > 0
+        assert entry.budget == pytest.approx(seconds) and seconds < 600  # the time it had, not its budget
+
+
 def test_foreign_corrupt_and_newer_files_are_refused_with_one_line(small_book, tmp_path):
     text = tmp_path / "notes.sqlite"
     text.write_text("not a database at all, just some text that is long enough to have a header\n" * 20)

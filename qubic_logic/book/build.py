@@ -48,6 +48,7 @@ from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
 from ..strategy.dictionary import Entry, StrategyDictionary
 from ..strategy.solve import DFPN_NATIVE, solve
+from ..supervisor import wrapping_up
 from .store import BookEntry, OpeningBook, canonical_key
 
 DEFAULT_BUDGET = 60.0
@@ -124,6 +125,12 @@ NOT_STARTED = "build time limit"  # a unit handed out after the build's deadline
 GRACE = 60.0  # seconds past the build's deadline for the searches to hand in their results and tables
 
 
+def _unless_wrapping_up(nodes: int, pn: int, dn: int) -> None:
+    """A search's progress callback in a worker: stop as on Ctrl-C (keeping the table) when asked to wrap up."""
+    if wrapping_up():
+        raise KeyboardInterrupt
+
+
 def solve_position_unit(unit: Unit) -> Result:
     """One work unit ``(position in Patashnik's format, time limit, memory limit MB, saved table, deadline)``.
 
@@ -145,7 +152,7 @@ def solve_position_unit(unit: Unit) -> Result:
             return "unknown", None, "", 0, 0, 0.0, NOT_STARTED, None, 0.0
         limit = left if limit is None else min(limit, left)
     r = solve(parse_patashnik(text), time_limit=limit, memory_limit=memory, table=table,
-              save_table=DFPN_NATIVE is not None)
+              save_table=DFPN_NATIVE is not None, progress=_unless_wrapping_up)
     strategy = r.strategy.dumps() if r.strategy is not None else ""
     return r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table, limit
 
@@ -275,7 +282,8 @@ class Builder:
         position = Position(*unit.key)
         before = unit.before if unit.table is not None else None  # a fresh search's numbers start at 0
         total_nodes, total_seconds = nodes + (before.nodes if before else 0), seconds + (before.seconds if before else 0)
-        given = 0.0 if limit is None else limit + (before.budget or 0.0 if before else 0.0)
+        spent = seconds if stopped_by == "interrupted" else limit  # a search wrapped up early had what it used
+        given = 0.0 if spent is None else spent + (before.budget or 0.0 if before else 0.0)
         if unit.budget and given < unit.budget - 1e-6:
             self.report.stopped = "time limit"  # cut short by the build's time limit
         if value == "win":
@@ -310,9 +318,9 @@ def build_book(
     ``budget``: seconds per frontier position, in all its searches (None: no limit); ``memory_limit``:
     MB per search. ``time_limit``: seconds for the whole build; every search
     ends by then and keeps its table, so the same call goes on later (the
-    report's ``stopped`` says ``'time limit'``). Ctrl-C stops the workers and
-    keeps every settled position, but not the running searches' work (the
-    report's ``stopped`` says ``'interrupted'``).
+    report's ``stopped`` says ``'time limit'``). On Ctrl-C the running
+    searches end (local workers; Dask's are stopped at once) and keep their
+    tables, and every settled position is kept (``stopped``: ``'interrupted'``).
 
     >>> import tempfile, os
     >>> from qubic_logic.notation import parse_position
@@ -348,7 +356,7 @@ def build_book(
                 progress(report)
             deadline = time.time() + time_limit if time_limit else None  # wall clock: workers may be elsewhere
             run = executor.run(solve_position_unit, [u.work(memory_limit, deadline) for u in units],
-                               time_limit=time_limit and time_limit + GRACE)
+                               time_limit=time_limit and time_limit + GRACE, wrap_up=GRACE)
             try:
                 for index, result in run:
                     builder.record(units[index], result)

@@ -39,8 +39,8 @@ def run_build(args: argparse.Namespace) -> int:
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
                             memory_limit=args.memory_limit or None, executor=executor, progress=show,
                             time_limit=args.time_limit)
-    state = {None: "complete", "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept; "
-             "run the same command to continue",
+    state = {None: "complete", "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept, "
+             "and the searches then running kept their tables (local workers); run the same command to continue",
              "time limit": "time limit: every settled position is kept, and the searches it cut short kept their "
              "tables; run the same command to go on"}[report.stopped]
     print(f"{args.book}: {report.settled:,} of {report.total:,} positions settled, {report.open:,} open; "
