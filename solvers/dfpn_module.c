@@ -23,7 +23,7 @@
 
 #include "dfpn.h"
 
-#define KEEP_AT_LEAST 65536
+#define KEEP_AT_LEAST 16384
 
 typedef struct {
     PyThreadState *thread;

@@ -170,15 +170,15 @@ def test_cli_solve_verifies_the_minimised_strategy_with_either_solver(tmp_path, 
 
 @pytest.mark.parametrize("stop", [0.1, 0.5, 0.9])
 def test_a_saved_table_goes_on_where_the_search_stopped(stop):
-    """A search stopped part-way and continued from its saved table costs what one search costs: the
-    nodes of both together are the fresh search's within 0.1% (without the table: 1 + stop times)."""
+    """A search stopped part-way and continued from its saved table costs about what one search costs:
+    the nodes of both together are the fresh search's within 2% (without the table: 1 + stop times)."""
     p = parse_patashnik("x2x16o4o")
     fresh = solve(p)
     first = solve(p, node_limit=int(stop * fresh.nodes), save_table=True)
     assert first.status == "unknown" and first.table and fresh.table is None
     went_on = solve(p, table=first.table, save_table=True)
     assert went_on.status == "won" and went_on.extra["loaded"] > 0 and went_on.table is None
-    assert first.nodes + went_on.nodes <= 1.001 * fresh.nodes
+    assert first.nodes + went_on.nodes <= 1.02 * fresh.nodes
     assert verify(went_on.strategy, p, jobs=1).verdict == "verified"
 
 
@@ -188,7 +188,7 @@ def test_a_saved_table_keeps_the_most_worked_entries_and_refuses_another_root():
     header, entry = 56, first.extra["entry_bytes"]
     kept = (len(first.table) - header) // entry
     assert (len(first.table) - header) % entry == 0
-    assert kept == max(65_536, first.extra["table_used"] // 256) < first.extra["table_used"]
+    assert kept == max(16_384, first.extra["table_used"] // 1024) < first.extra["table_used"]
     with pytest.raises(DataFormatError, match="another position or first move"):
         solve(parse_position("moves:0,22"), table=first.table)
     with pytest.raises(DataFormatError, match="another position or first move"):

@@ -280,10 +280,11 @@ class Builder:
             return
         value = VALUE_OF_STATUS[status]
         position = Position(*unit.key)
-        before = unit.before if unit.table is not None else None  # a fresh search's numbers start at 0
-        total_nodes, total_seconds = nodes + (before.nodes if before else 0), seconds + (before.seconds if before else 0)
+        went_on = unit.table is not None
+        before = unit.before if went_on else BookEntry(position, "open")  # a fresh search's numbers start at 0
+        total_nodes, total_seconds = nodes + before.nodes, seconds + before.seconds
         spent = seconds if stopped_by == "interrupted" else limit  # a search wrapped up early had what it used
-        given = 0.0 if spent is None else spent + (before.budget or 0.0 if before else 0.0)
+        given = 0.0 if spent is None else spent + (before.budget or 0.0)
         if unit.budget and given < unit.budget - 1e-6:
             self.report.stopped = "time limit"  # cut short by the build's time limit
         if value == "win":
@@ -292,7 +293,7 @@ class Builder:
             entry = BookEntry(position, value, None, None, total_nodes, total_seconds,
                               "solved" if value != "open" else "", given)
         log = f"{status} ({stopped_by})" if stopped_by else status
-        self.book.settle(entry, (self.build, log + (" (went on)" if before else ""), nodes, seconds), table)
+        self.book.settle(entry, (self.build, log + (" (went on)" if went_on else ""), nodes, seconds), table)
         self.report.searched += 1
         self.report.solves += 1
         if entry.settled:

@@ -50,10 +50,10 @@ DEFAULT_MEMORY_MB = 1024  # the table (either search) when no memory limit is gi
 FULL = (1 << 64) - 1
 NODE_BYTES = 400  # rough memory per node (object, lists, table entry), for --memory-limit
 HARD_REPLY_PN = 20  # initial proof number of a defender turn where a pass would not lose to a threat sequence
-# A saved table keeps the most-worked 1/256 of the entries in use (at least 65,536): stopped
-# at 9 M of moves:1,14's 18.9 M nodes, even its top 9,000 entries (0.1%) went on to 18.7 M
-# in all (the whole table: 19.2 M; 35,000 entries: 18.4 M).
-SAVED_TABLE_SHARE = 256
+# A saved table keeps the most-worked 1/1024 of the entries in use (at least 16,384): stopped
+# at 9 M of moves:1,14's 18.9 M nodes, its top 9,000 entries (0.1%) went on to 18.7 M in all
+# (35,000 entries: 18.4 M; 200,000: 18.1 M). A book holds one per open position.
+SAVED_TABLE_SHARE = 1024
 
 
 def _low(mask: int) -> int:
@@ -321,7 +321,7 @@ def solve(
     does not, and the strategy starts with it.
 
     Saved tables (native search only): with ``save_table``, an unsettled result
-    carries in ``.table`` the most-worked part of the search's table (a 256th
+    carries in ``.table`` the most-worked part of the search's table (a 1024th
     of the entries in use); passing it back as ``table`` to a search of the same
     position (and ``move``) goes on where that one stopped. A table of another
     position, or not a table, raises :class:`DataFormatError`.
