@@ -51,8 +51,8 @@ FULL = (1 << 64) - 1
 NODE_BYTES = 400  # rough memory per node (object, lists, table entry), for --memory-limit
 HARD_REPLY_PN = 20  # initial proof number of a defender turn where a pass would not lose to a threat sequence
 # A saved table keeps the most-worked 1/1024 of the entries in use (at least 16,384): stopped
-# at 9 M of moves:1,14's 18.9 M nodes, its top 9,000 entries (0.1%) went on to 18.7 M in all
-# (35,000 entries: 18.4 M; 200,000: 18.1 M). A book holds one per open position.
+# at 9 M of moves:1,14's 18.93 M nodes, its top 16,384 entries (0.2%) went on to 18.75 M in
+# all (keeping 200,000: 18.1 M). A book holds one per open position.
 SAVED_TABLE_SHARE = 1024
 
 
