@@ -167,6 +167,10 @@ def test_an_open_position_keeps_its_search_table_and_a_larger_budget_goes_on_fro
         assert count == 1 and size > 0 and book.saved_table(tight) is not None
         before = book.get(tight)
     assert "saved search tables of open positions: 1 (" in qubic("book", "stats", str(path)).stdout
+    shown = qubic("book", "show", str(path), "patashnik:x2x16o4o").stdout
+    assert re.search(r"search in build 1: unknown \(time limit\), [\d,]+ nodes, [\d.]+ s, root proof number "
+                     r"[\d,]+, disproof number [\d,]+$", shown, re.M), shown
+    assert "its search table is saved" in shown
     more = build_book(path, 4, root=tight, budget=60, jobs=1)
     assert (more.units, more.settled) == (1, 1)
     with OpeningBook.open(path) as book:
@@ -202,11 +206,17 @@ def test_a_version_1_book_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite"
     with OpeningBook.open(path, create=True) as book:
         book.settle(BookEntry(parse_position("moves:0"), "loss", move=21, proof_size=3))
-    db = sqlite3.connect(path)
-    db.executescript("DROP TABLE tables; PRAGMA user_version = 1;")
+    db = sqlite3.connect(path)  # version 1: no saved tables, no numbers of open searches
+    db.executescript("""DROP TABLE tables; DROP TABLE solves;
+        CREATE TABLE solves (id INTEGER PRIMARY KEY, build INTEGER NOT NULL, x INTEGER NOT NULL,
+            o INTEGER NOT NULL, status TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
+            budget REAL, finished_at TEXT NOT NULL);
+        INSERT INTO solves VALUES (1, 1, 1, 0, 'unknown (time limit)', 5, 0.5, 0.5, '2026-01-01');
+        PRAGMA user_version = 1;""")
     db.close()
     with OpeningBook.open(path) as book:
         assert book.saved_tables() == (0, 0) and book.get(parse_position("moves:0")).move == 21
+        assert book.searches(parse_position("moves:0")) == [(1, "unknown (time limit)", 5, 0.5, None, None)]
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
 
 

@@ -73,7 +73,7 @@ def search_times(stones: int, count: int, budget: float, seed: int = 1) -> list[
             p = p.play(rng.choice(p.legal_moves()))
         units.append((format_patashnik(p), budget, DEFAULT_MEMORY, None, None))
     with make_executor("local") as executor:
-        return [(units[i][0], r[0], r[4], r[5]) for i, r in executor.run(solve_position_unit, units)]
+        return [(units[i][0], r.status, r.nodes, r.seconds) for i, r in executor.run(solve_position_unit, units)]
 
 
 def run(console: Console, quick: bool = False) -> None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..core import core_module
 from ..errors import QubicError
@@ -49,7 +49,7 @@ from ..position import Position, other
 from ..strategy.dictionary import Entry, StrategyDictionary
 from ..strategy.solve import DFPN_NATIVE, solve
 from ..supervisor import wrapping_up
-from .store import BookEntry, OpeningBook, canonical_key
+from .store import BookEntry, OpeningBook, SearchLog, canonical_key
 
 DEFAULT_BUDGET = 60.0
 DEFAULT_MEMORY = 4000.0
@@ -120,7 +120,24 @@ class BookTree:
 
 
 Unit = tuple[str, float | None, float | None, bytes | None, float | None]
-Result = tuple[str, int | None, str, int, int, float, str, bytes | None, float | None]
+
+
+class Result(NamedTuple):
+    """What a work unit's search gives back (the move in the unit's own frame)."""
+
+    status: str
+    move: int | None
+    strategy: str  # in Patashnik's format, '' unless won
+    size: int  # strategic positions
+    nodes: int
+    seconds: float
+    stopped_by: str
+    table: bytes | None  # saved, when left open
+    limit: float | None  # the time limit it had
+    proof_number: int = 0  # the root's, when it stopped
+    disproof_number: int = 0
+
+
 NOT_STARTED = "build time limit"  # a unit handed out after the build's deadline: no search, nothing to record
 GRACE = 60.0  # seconds past the build's deadline for the searches to hand in their results and tables
 
@@ -136,25 +153,23 @@ def solve_position_unit(unit: Unit) -> Result:
 
     The saved table (or None) is an earlier search's, to go on from; the
     deadline (``time.time()`` seconds, or None) is the build's, which the
-    search's time limit never passes. Returns ``(status, move, strategy text or
-    '', strategic positions, nodes, seconds, stopped by, saved table, time limit
-    applied)``, the move in the unit's own frame and the table None unless the
-    position is left open.
+    search's time limit never passes.
 
-    >>> status, move, text, size, *_ = solve_position_unit(('x2x16o4o', None, None, None, None))
-    >>> status, len(text.splitlines()) > size > 0
+    >>> r = solve_position_unit(('x2x16o4o', None, None, None, None))
+    >>> r.status, len(r.strategy.splitlines()) > r.size > 0
     ('won', True)
     """
     text, limit, memory, table, deadline = unit
     if deadline is not None:
         left = deadline - time.time()
         if left <= 0:
-            return "unknown", None, "", 0, 0, 0.0, NOT_STARTED, None, 0.0
+            return Result("unknown", None, "", 0, 0, 0.0, NOT_STARTED, None, 0.0)
         limit = left if limit is None else min(limit, left)
     r = solve(parse_patashnik(text), time_limit=limit, memory_limit=memory, table=table,
               save_table=DFPN_NATIVE is not None, progress=_unless_wrapping_up)
     strategy = r.strategy.dumps() if r.strategy is not None else ""
-    return r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table, limit
+    return Result(r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table, limit,
+                  r.proof_number, r.disproof_number)
 
 
 VALUE_OF_STATUS = {"won": "win", "not won": "no win", "unknown": "open"}
@@ -274,7 +289,7 @@ class Builder:
         The entry's budget is the time its searches were given in all, so a
         search cut short by the build's time limit goes on in the next build.
         """
-        status, move, text, size, nodes, seconds, stopped_by, table, limit = result
+        status, move, text, size, nodes, seconds, stopped_by, table, limit, pn, dn = result
         if stopped_by == NOT_STARTED:
             self.report.stopped = "time limit"
             return
@@ -292,8 +307,9 @@ class Builder:
         else:
             entry = BookEntry(position, value, None, None, total_nodes, total_seconds,
                               "solved" if value != "open" else "", given)
-        log = f"{status} ({stopped_by})" if stopped_by else status
-        self.book.settle(entry, (self.build, log + (" (went on)" if went_on else ""), nodes, seconds), table)
+        log = (f"{status} ({stopped_by})" if stopped_by else status) + (" (went on)" if went_on else "")
+        numbers = (pn, dn) if value == "open" else (None, None)
+        self.book.settle(entry, SearchLog(self.build, log, nodes, seconds, *numbers), table)
         self.report.searched += 1
         self.report.solves += 1
         if entry.settled:

@@ -27,7 +27,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from ..core import core_module
 from ..errors import DataFormatError, QubicError
@@ -73,7 +73,8 @@ CREATE TABLE builds (
 CREATE TABLE solves (               -- every search a build ran, settled or not
     id INTEGER PRIMARY KEY, build INTEGER NOT NULL, x INTEGER NOT NULL, o INTEGER NOT NULL,
     status TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL, budget REAL,
-    finished_at TEXT NOT NULL
+    finished_at TEXT NOT NULL,
+    proof_number INTEGER, disproof_number INTEGER  -- the root's when the search stopped open (version 2)
 );
 """ + TABLES
 
@@ -146,6 +147,18 @@ class BookEntry:
         return StrategyDictionary.parse(self.strategy_text, f"book entry {format_patashnik(self.position)}")
 
 
+class SearchLog(NamedTuple):
+    """One search a build ran: its build, status (``won``, ``unknown (time limit)``, …), nodes and
+    seconds, and, when it stopped open, the root's proof and disproof numbers then."""
+
+    build: int
+    status: str
+    nodes: int
+    seconds: float
+    proof_number: int | None = None
+    disproof_number: int | None = None
+
+
 @dataclass(frozen=True)
 class Answer:
     """A lookup: the stored entry and the best move mapped onto the query's orientation."""
@@ -193,8 +206,10 @@ class OpeningBook:
                                      f"PRAGMA user_version = {SCHEMA_VERSION};")
                 app, version = APPLICATION_ID, SCHEMA_VERSION
             if app == APPLICATION_ID and version == 1:
-                with db:  # version 1 had no saved search tables
-                    db.executescript(TABLES + f"PRAGMA user_version = {SCHEMA_VERSION};")
+                with db:  # version 1 had no saved search tables, nor the numbers of open searches
+                    db.executescript(TABLES + "ALTER TABLE solves ADD COLUMN proof_number INTEGER;"
+                                     "ALTER TABLE solves ADD COLUMN disproof_number INTEGER;"
+                                     f"PRAGMA user_version = {SCHEMA_VERSION};")
                 version = SCHEMA_VERSION
             if check and db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise DataFormatError(f"{path}: the database is damaged (SQLite quick_check failed); "
@@ -261,11 +276,9 @@ class OpeningBook:
                                 "VALUES (?, ?, ?, ?, 'open')", rows)
             return self.db.total_changes - before
 
-    def settle(self, entry: BookEntry, solve: tuple[int, str, int, float] | None = None,
-               table: bytes | None = None) -> None:
-        """Store ``entry`` (any orientation) in one transaction, with its search in the log.
+    def settle(self, entry: BookEntry, solve: SearchLog | None = None, table: bytes | None = None) -> None:
+        """Store ``entry`` (any orientation) in one transaction, with the search that gave it in the log.
 
-        ``solve``: ``(build, status, nodes, seconds)`` of the search that gave it;
         ``table``: an open entry's saved search table (a settled entry's is dropped).
         """
         x, o, t = canonical_key(entry.position)
@@ -278,10 +291,10 @@ class OpeningBook:
                  entry.proof_size, entry.nodes, entry.seconds, entry.how, entry.budget, strategy,
                  _now() if entry.settled else None))
             if solve is not None:
-                build, status, nodes, seconds = solve
-                self.db.execute("INSERT INTO solves (build, x, o, status, nodes, seconds, budget, finished_at) "
-                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                (build, _signed(x), _signed(o), status, nodes, seconds, entry.budget, _now()))
+                self.db.execute("INSERT INTO solves (build, x, o, status, nodes, seconds, budget, finished_at, "
+                                "proof_number, disproof_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (solve.build, _signed(x), _signed(o), solve.status, solve.nodes, solve.seconds,
+                                 entry.budget, _now(), solve.proof_number, solve.disproof_number))
             if table is not None and not entry.settled:
                 self.db.execute("INSERT OR REPLACE INTO tables (x, o, saved_at, blob) VALUES (?, ?, ?, ?)",
                                 (_signed(x), _signed(o), _now(), table))
@@ -314,6 +327,13 @@ class OpeningBook:
         x, o, _ = canonical_key(position)
         row = self.db.execute("SELECT blob FROM tables WHERE x = ? AND o = ?", (_signed(x), _signed(o))).fetchone()
         return None if row is None else row[0]
+
+    def searches(self, position: Position) -> list[SearchLog]:
+        """The logged searches of ``position``'s class, oldest first."""
+        x, o, _ = canonical_key(position)
+        rows = self.db.execute("SELECT build, status, nodes, seconds, proof_number, disproof_number FROM solves "
+                               "WHERE x = ? AND o = ? ORDER BY id", (_signed(x), _signed(o)))
+        return [SearchLog(*row) for row in rows]
 
     def saved_tables(self) -> tuple[int, int]:
         """How many saved search tables the book holds, and their bytes."""

@@ -57,6 +57,8 @@ def run_show(args: argparse.Namespace) -> int:
         if not any(child is not None for _, child in replies):
             replies = []  # the replies are beyond the book
         stones = book.stones
+        searches = book.searches(args.position) if answer is not None and answer.value == "open" else []
+        saved = answer is not None and answer.value == "open" and book.saved_table(args.position) is not None
     if answer is None:
         msg = (f"{position_name(args.position)}: not in the book ({args.book} holds the positions up to "
                f"{stones} stones from its root; this one has {args.position.count})")
@@ -89,6 +91,12 @@ def run_show(args: argparse.Namespace) -> int:
     size = "" if e.proof_size is None else f": {e.proof_size:,} strategic positions"
     print(f"{position_name(args.position)}: {what}{size} [{e.how or ('searched' if e.nodes else 'not searched')}, {e.nodes:,} nodes, "
           f"{e.seconds:.1f} s]")
+    for s in searches:  # an open position's searches: how far each got
+        numbers = "" if s.proof_number is None else (f", root proof number {s.proof_number:,}, disproof number "
+                                                     f"{s.disproof_number:,}")
+        print(f"  search in build {s.build}: {s.status}, {s.nodes:,} nodes, {s.seconds:,.1f} s{numbers}")
+    if saved:
+        print("  its search table is saved: a build with a larger --budget goes on from it")
     for m, child in replies:
         value = "not in the book" if child is None else child.value
         size = "" if child is None or child.proof_size is None else f"  {child.proof_size:,} strategic positions"
