@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from qubic_logic.claims.rulecheck import domains_of
 from qubic_logic.cli import build_parser, main
 from qubic_logic.cli._common import megabytes, non_negative_int, positive_int, seconds
-from qubic_logic.cli._game import parse_game
+from qubic_logic.notation import parse_game
 from qubic_logic.engines import ENGINE_NAMES, get_engine
 from qubic_logic.errors import GameOverError, QubicError
 from qubic_logic.match import make_player

@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from qubic_logic.cli import main
-from qubic_logic.cli._game import parse_game
+from qubic_logic.notation import parse_game
 from qubic_logic.match import SeriesResult, cross_table, run_games, schedule
 from qubic_logic.notation import format_cell, parse_cell
 from qubic_logic.players import get_player

@@ -20,7 +20,7 @@ from qubic_logic.core import shortest_forced_win, threats
 from qubic_logic.forcegraph import force_graph
 from qubic_logic.forcetree import force_tree
 from qubic_logic.geometry import cells_of
-from qubic_logic.cli._game import parse_game
+from qubic_logic.notation import parse_game
 from qubic_logic.notation import format_position, parse_cell, parse_position
 from qubic_logic.match import make_player
 from qubic_logic.puzzles import answer, length_after
@@ -159,7 +159,7 @@ def test_verify_streams_progress_then_the_result(client):
 
 
 def test_a_strategy_is_verified_or_refuted_as_the_judge_does(client):
-    from qubic_logic.cli._game import root_of
+    from qubic_logic.notation import root_of
     from qubic_logic.strategy.judge import judge
     from qubic_logic.strategy.sources import load_strategy
 

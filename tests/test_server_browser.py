@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from qubic_logic.cli._game import parse_game
+from qubic_logic.notation import parse_game
 from qubic_logic.forcegraph import force_graph
 from qubic_logic.forcetree import force_tree
 from qubic_logic.notation import parse_cell, parse_position
@@ -250,7 +250,7 @@ def test_a_verification_streams_progress_and_says_verified(page, tmp_path):
 
 
 def test_a_strategy_written_as_rules_is_refuted_with_the_game_that_beats_it(page, tmp_path):
-    from qubic_logic.cli._game import root_of
+    from qubic_logic.notation import root_of
     from qubic_logic.strategy.judge import judge
     from qubic_logic.strategy.sources import load_strategy
 

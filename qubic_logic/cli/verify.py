@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..errors import Interrupted, QueryTimeout
-from ..notation import format_mcdaniel, format_patashnik
+from ..notation import format_mcdaniel, format_patashnik, root_of
 from ..saving import write_atomically
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.dictionary import StrategyDictionary
@@ -29,7 +29,6 @@ from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
 from ._common import executor_args
 from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
-from ._game import root_of
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}

@@ -20,7 +20,6 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from .. import CORE_NAME, __version__
-from ..cli._game import parse_game, root_of
 from ..cli.play import hint, read_move
 from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
@@ -29,7 +28,7 @@ from ..forcegraph import MERGES, force_graph
 from ..forcetree import EDGE_KINDS, force_tree
 from ..geometry import cells_of
 from ..match import make_player
-from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_position
+from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_game, parse_position, root_of
 from ..players import REGISTRY, player_names
 from ..position import Game
 from ..puzzles import SOURCES, answer, generate

@@ -23,9 +23,8 @@ import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from ..cli._game import root_of
 from ..errors import QubicError
-from ..notation import parse_position
+from ..notation import parse_position, root_of
 from ..position import Game
 from ..strategy.dictionary import StrategyDictionary
 from ..strategy.judge import judge
