@@ -1,29 +1,27 @@
 /*
  * verify_module.c -- the CPython module qubic_logic._verify over verify.h and pns.h.
  *
- *   traverse(entries, a, d, time_limit) -> dict
+ *   traverse(entries, a, d, time_limit=0, stop=None) -> dict
  *       entries: list of (a, d, move) dictionary entries (attacker/defender masks);
  *       walks the strategy from (a, d), the attacker to move (see verify.h); "used" lists
- *       the indices of the entries the walk played. Releases the GIL; request_stop() from
- *       another thread ends it early (complete=False).
- *   forced_wins(pairs, time_limit) -> list of (length, witness bytes)
+ *       the indices of the entries the walk played. Releases the GIL. `stop`: this
+ *       traversal's own flag, a writable buffer of one C int (array('i', [0])); another
+ *       thread setting it non-zero ends the walk early (complete=False).
+ *   forced_wins(pairs, time_limit=0) -> list of (length, witness bytes)
  *       shortest forced win (DESIGN.md section 3) of each (a, d), the attacker to move;
- *       length 0: none, -1: the time limit (for the whole batch) or request_stop() came
- *       first. Releases the GIL.
+ *       length 0: none, -1: the time limit (for the whole batch) came first. Releases the GIL.
  *   witness_holds(a, d, seq) -> bool
  *       whether the bytes `seq` are a legal forced win for (a, d), the attacker to move.
- *   request_stop() / clear_stop().
  *
  * Work units are plain data (ints and bytes), so they can be handed to other processes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <string.h>
 #include <time.h>
 
 #include "verify.h"
-
-static volatile int g_stop = 0;
 
 static int get_u64(PyObject *obj, qc_mask *out)
 {
@@ -101,12 +99,14 @@ fail:
     return -1;
 }
 
-static PyObject *py_traverse(PyObject *self, PyObject *args)
+static PyObject *py_traverse(PyObject *self, PyObject *args, PyObject *kwargs)
 {
-    PyObject *entries, *a_obj, *d_obj;
+    static char *kwlist[] = {"entries", "a", "d", "time_limit", "stop", NULL};
+    PyObject *entries, *a_obj, *d_obj, *stop_obj = Py_None;
     qc_mask a, d;
     double time_limit = 0.0;
-    if (!PyArg_ParseTuple(args, "OOO|d", &entries, &a_obj, &d_obj, &time_limit))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|dO", kwlist, &entries, &a_obj, &d_obj, &time_limit,
+                                     &stop_obj))
         return NULL;
     if (get_u64(a_obj, &a) < 0 || get_u64(d_obj, &d) < 0)
         return NULL;
@@ -114,14 +114,30 @@ static PyObject *py_traverse(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "the masks overlap; each cell holds one mark");
         return NULL;
     }
+    Py_buffer stop = {0};
+    if (stop_obj != Py_None) {
+        if (PyObject_GetBuffer(stop_obj, &stop, PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
+            return NULL;
+        if (stop.itemsize != sizeof(int) || stop.len < (Py_ssize_t)sizeof(int) || !stop.format ||
+            strcmp(stop.format, "i") != 0) {
+            PyBuffer_Release(&stop);
+            PyErr_SetString(PyExc_TypeError, "stop must be a writable buffer of C ints, e.g. array('i', [0])");
+            return NULL;
+        }
+    }
     qv_dict dict;
-    if (load_dict(entries, &dict) < 0)
+    if (load_dict(entries, &dict) < 0) {
+        if (stop.buf)
+            PyBuffer_Release(&stop);
         return NULL;
+    }
     qv_traversal t;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = qv_traverse(&dict, a, d, time_limit, &g_stop, &t);
+    rc = qv_traverse(&dict, a, d, time_limit, (const volatile int *)stop.buf, &t);
     Py_END_ALLOW_THREADS
+    if (stop.buf)
+        PyBuffer_Release(&stop);
     PyObject *used = PyList_New(0);
     for (size_t i = 0; used && i < dict.size; i++) {
         if (!dict.used[i])
@@ -184,7 +200,6 @@ static PyObject *py_forced_wins(PyObject *self, PyObject *args)
     }
     Py_BEGIN_ALLOW_THREADS
     qc_search_options opt = QC_SEARCH_DEFAULTS;
-    opt.stop = &g_stop;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     const double end = ts.tv_sec + ts.tv_nsec * 1e-9 + time_limit;
@@ -234,26 +249,13 @@ static PyObject *py_witness_holds(PyObject *self, PyObject *args)
     return PyBool_FromLong(qv_witness_holds(a, d, (const uint8_t *)seq, (int)n));
 }
 
-static PyObject *py_request_stop(PyObject *self, PyObject *unused)
-{
-    g_stop = 1;
-    Py_RETURN_NONE;
-}
-
-static PyObject *py_clear_stop(PyObject *self, PyObject *unused)
-{
-    g_stop = 0;
-    Py_RETURN_NONE;
-}
-
 static PyMethodDef methods[] = {
-    {"traverse", py_traverse, METH_VARARGS, "traverse(entries, a, d, time_limit=0) -> dict"},
+    {"traverse", (PyCFunction)(void (*)(void))py_traverse, METH_VARARGS | METH_KEYWORDS,
+     "traverse(entries, a, d, time_limit=0, stop=None) -> dict"},
     {"forced_wins", py_forced_wins, METH_VARARGS,
      "forced_wins(pairs, time_limit=0) -> list of (length, witness bytes)"},
     {"witness_holds", py_witness_holds, METH_VARARGS,
      "witness_holds(a, d, seq) -> whether seq (bytes) is a legal forced win"},
-    {"request_stop", py_request_stop, METH_NOARGS, "ask the running search to stop"},
-    {"clear_stop", py_clear_stop, METH_NOARGS, "clear the stop request"},
     {NULL, NULL, 0, NULL},
 };
 

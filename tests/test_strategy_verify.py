@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+from array import array
 
 import pytest
 
@@ -169,3 +171,21 @@ def test_shipped_solved_dictionary_is_a_first_player_win_smaller_than_patashniks
     assert len(d) < len(patashnik_dictionary())
     v = verify(d)
     assert v.verdict == "verified" and v.by_rule["dictionary"] == len(d)
+
+
+@native
+def test_each_native_traversal_has_its_own_stop_flag():
+    """Stopping one traversal leaves one in another thread running to the end (the flag was process-wide)."""
+    entries = plain_entries(patashnik_dictionary())
+    stopped, running = array("i", [1]), array("i", [0])  # one stopped before it starts
+    results: dict = {}
+    threads = [threading.Thread(target=lambda k, f: results.__setitem__(k, VERIFY_NATIVE.traverse(entries, 0, 0, stop=f)),
+                                args=(k, f)) for k, f in (("stopped", stopped), ("running", running))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not results["stopped"]["complete"] and results["running"]["complete"]
+    assert results["running"]["positions"] > results["stopped"]["positions"]
+    with pytest.raises(TypeError, match="array"):
+        VERIFY_NATIVE.traverse(entries, 0, 0, stop=bytearray(4))

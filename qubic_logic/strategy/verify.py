@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from array import array
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -215,25 +216,25 @@ def _walk(stack: list, table: dict, seen: set, used: set, out: dict, deadline: f
 
 def traverse_native(entries: list[tuple[int, int, int]], a: int, d: int, time_limit: float = 0.0) -> dict:
     """The native traversal, run in a thread so that Ctrl-C stops it at once; it then returns what it walked
-    (``complete`` False)."""
+    (``complete`` False). Each traversal has its own stop flag: traversals in other threads go on."""
     out: dict = {}
     done = threading.Event()
+    stop = array("i", [0])
 
     def walk() -> None:
         try:
-            out["found"] = VERIFY_NATIVE.traverse(entries, a, d, time_limit)
+            out["found"] = VERIFY_NATIVE.traverse(entries, a, d, time_limit, stop=stop)
         except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
             out["error"] = exc
         finally:
             done.set()
 
-    VERIFY_NATIVE.clear_stop()
     threading.Thread(target=walk, name="native traversal", daemon=True).start()
     while not done.is_set():
         try:
             done.wait(0.05)
         except KeyboardInterrupt:
-            VERIFY_NATIVE.request_stop()
+            stop[0] = 1
     if "error" in out:
         raise out["error"]
     return out["found"]
