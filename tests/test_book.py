@@ -33,6 +33,7 @@ from qubic_logic.symmetry import TRANSFORMS, map_mask
 # found by searches of a few seconds in all: a book to 6 stones from here has 60 positions.
 ROOT = parse_patashnik("x2x1x14o4o")
 QUBIC = [sys.executable, "-m", "qubic_logic.cli"]
+TIGHT = "moves:1,24"  # X to move, won in about a second (353,022 nodes): open at a 0.05 s budget
 
 
 def qubic(*args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -148,30 +149,30 @@ def test_a_second_run_searches_nothing_and_a_larger_budget_retries_only_open(sma
         build_book(small_book, 6, root=Position())
     # a budget too small to settle anything leaves positions open; a larger one searches them again
     path = tmp_path / "tight.sqlite"
-    tight = parse_patashnik("x2x16o4o")
-    first = build_book(path, 4, root=tight, budget=0.05, jobs=1)
+    tight = parse_position(TIGHT)
+    first = build_book(path, 2, root=tight, budget=0.05, jobs=1)
     assert (first.open, first.units) == (1, 1)
-    again = build_book(path, 4, root=tight, budget=0.05, jobs=1)
+    again = build_book(path, 2, root=tight, budget=0.05, jobs=1)
     assert again.units == 0
-    more = build_book(path, 4, root=tight, budget=60, jobs=1)
+    more = build_book(path, 2, root=tight, budget=60, jobs=1)
     assert (more.units, more.settled) == (1, 1)
 
 
 def test_an_open_position_keeps_its_search_table_and_a_larger_budget_goes_on_from_it(tmp_path):
     path = tmp_path / "b.sqlite"
-    tight = parse_patashnik("x2x16o4o")
-    first = build_book(path, 4, root=tight, budget=0.05, jobs=1)
+    tight = parse_position(TIGHT)
+    first = build_book(path, 2, root=tight, budget=0.05, jobs=1)
     assert (first.open, first.units) == (1, 1)
     with OpeningBook.open(path) as book:
         count, size = book.saved_tables()
         assert count == 1 and size > 0 and book.saved_table(tight) is not None
         before = book.get(tight)
     assert "saved search tables of open positions: 1 (" in qubic("book", "stats", str(path)).stdout
-    shown = qubic("book", "show", str(path), "patashnik:x2x16o4o").stdout
+    shown = qubic("book", "show", str(path), TIGHT).stdout
     assert re.search(r"search in build 1: unknown \(time limit\), [\d,]+ nodes, [\d.]+ s, root proof number "
                      r"[\d,]+, disproof number [\d,]+$", shown, re.M), shown
     assert "its search table is saved" in shown
-    more = build_book(path, 4, root=tight, budget=60, jobs=1)
+    more = build_book(path, 2, root=tight, budget=60, jobs=1)
     assert (more.units, more.settled) == (1, 1)
     with OpeningBook.open(path) as book:
         entry = book.get(tight)
@@ -184,21 +185,21 @@ def test_an_open_position_keeps_its_search_table_and_a_larger_budget_goes_on_fro
 
 def test_the_build_s_time_limit_cuts_its_searches_and_the_same_command_goes_on(tmp_path):
     path = tmp_path / "b.sqlite"
-    command = ["book", "build", str(path), "--stones", "4", "--root", "patashnik:x2x16o4o", "--budget", "60",
+    command = ["book", "build", str(path), "--stones", "2", "--root", TIGHT, "--budget", "60",
                "--jobs", "1"]
     done = qubic(*command, "--time-limit", "0.05")
     assert "0 of 1 positions settled, 1 open" in done.stdout and "time limit: every settled position" in done.stdout
     with OpeningBook.open(path) as book:
-        entry = book.get(parse_patashnik("x2x16o4o"))
+        entry = book.get(parse_position(TIGHT))
         assert entry.value == "open" and 0 < entry.budget <= 0.05 and book.saved_tables()[0] == 1
     done = qubic(*command)
     assert "1 of 1 positions settled" in done.stdout and "complete" in done.stdout
     with OpeningBook.open(path) as book:
-        assert book.get(parse_patashnik("x2x16o4o")).budget == 60
+        assert book.get(parse_position(TIGHT)).budget == 60
         assert [s for s, in book.db.execute("SELECT status FROM solves ORDER BY id")] == \
                ["unknown (time limit)", "won (went on)"]
     # a build whose time is up before a unit starts searches nothing and records nothing
-    report = build_book(tmp_path / "late.sqlite", 4, root=parse_patashnik("x2x16o4o"), jobs=1, time_limit=1e-9)
+    report = build_book(tmp_path / "late.sqlite", 2, root=parse_position(TIGHT), jobs=1, time_limit=1e-9)
     assert (report.searched, report.open, report.stopped) == (0, 1, "time limit")
 
 

@@ -206,7 +206,7 @@ def test_cli_solve_table_saves_an_unsettled_search_and_goes_on_from_it(tmp_path,
     from qubic_logic.cli import main
 
     table = tmp_path / "x.table"
-    assert main(["solve", "patashnik:x2x16o4o", "--node-limit", "30000", "--table", str(table)]) == 0
+    assert main(["solve", "patashnik:x2x16o4o", "--node-limit", "8000", "--table", str(table)]) == 0
     out = capsys.readouterr().out
     assert "not solved (node limit)" in out and f"search table saved to {table}" in out and table.exists()
     assert main(["solve", "patashnik:x2x16o4o", "--table", str(table)]) == 0

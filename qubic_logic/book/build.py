@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from ..core import core_module
-from ..errors import QubicError
+from ..errors import DataFormatError, QubicError
 from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
@@ -136,6 +136,7 @@ class Result(NamedTuple):
     limit: float | None  # the time limit it had
     proof_number: int = 0  # the root's, when it stopped
     disproof_number: int = 0
+    went_on: bool = False  # from the saved table it was given (not when that table was refused)
 
 
 NOT_STARTED = "build time limit"  # a unit handed out after the build's deadline: no search, nothing to record
@@ -165,11 +166,17 @@ def solve_position_unit(unit: Unit) -> Result:
         if left <= 0:
             return Result("unknown", None, "", 0, 0, 0.0, NOT_STARTED, None, 0.0)
         limit = left if limit is None else min(limit, left)
-    r = solve(parse_patashnik(text), time_limit=limit, memory_limit=memory, table=table,
-              save_table=DFPN_NATIVE is not None, progress=_unless_wrapping_up)
+    position = parse_patashnik(text)
+    try:
+        r = solve(position, time_limit=limit, memory_limit=memory, table=table, save_table=DFPN_NATIVE is not None,
+                  progress=_unless_wrapping_up)
+    except DataFormatError:  # saved by another version of the solver: start afresh
+        table = None
+        r = solve(position, time_limit=limit, memory_limit=memory, save_table=DFPN_NATIVE is not None,
+                  progress=_unless_wrapping_up)
     strategy = r.strategy.dumps() if r.strategy is not None else ""
     return Result(r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table, limit,
-                  r.proof_number, r.disproof_number)
+                  r.proof_number, r.disproof_number, table is not None)
 
 
 VALUE_OF_STATUS = {"won": "win", "not won": "no win", "unknown": "open"}
@@ -289,13 +296,12 @@ class Builder:
         The entry's budget is the time its searches were given in all, so a
         search cut short by the build's time limit goes on in the next build.
         """
-        status, move, text, size, nodes, seconds, stopped_by, table, limit, pn, dn = result
+        status, move, text, size, nodes, seconds, stopped_by, table, limit, pn, dn, went_on = result
         if stopped_by == NOT_STARTED:
             self.report.stopped = "time limit"
             return
         value = VALUE_OF_STATUS[status]
         position = Position(*unit.key)
-        went_on = unit.table is not None
         before = unit.before if went_on else BookEntry(position, "open")  # a fresh search's numbers start at 0
         total_nodes, total_seconds = nodes + before.nodes, seconds + before.seconds
         spent = seconds if stopped_by == "interrupted" else limit  # a search wrapped up early had what it used

@@ -331,7 +331,7 @@ def solve(
     >>> solve(p, move=3).status, solve(p, move=60).status
     ('won', 'not won')
     >>> q = parse_position('patashnik:x2x16o4o')
-    >>> first = solve(q, node_limit=40_000, save_table=True)
+    >>> first = solve(q, node_limit=5_000, save_table=True)
     >>> first.status, solve(q, table=first.table).status
     ('unknown', 'won')
     """
