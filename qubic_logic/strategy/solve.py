@@ -2,9 +2,10 @@
 
 Two searches share these semantics: the native depth-first proof-number
 search (``solvers/dfpn.c``, the default when the extension is built: a
-bounded transposition table; about 1.5 times faster, the leaves costing the
-same; it proves the empty board in one search) and the readable Python
-reference below (``method='python'``, or when ``search`` is given).
+bounded transposition table and heuristic proof numbers at the attacker's
+turns; about 12 times faster, and it proves the empty board in one search of
+17 s) and the readable Python reference below (``method='python'``, or when
+``search`` is given), which keeps the plain proof numbers.
 
 The side to move at the root is the *attacker*. At its turns (OR nodes) it
 wins at once with a threat cell, wins by a forced threat sequence
