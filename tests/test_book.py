@@ -203,6 +203,25 @@ def test_the_build_s_time_limit_cuts_its_searches_and_the_same_command_goes_on(t
     assert (report.searched, report.open, report.stopped) == (0, 1, "time limit")
 
 
+def test_a_build_runs_in_rounds_each_going_on_from_the_last_one_s_table(tmp_path):
+    """--first-round 0.05 --budget 60: rounds of 0.05, 0.4, 3.2, 25.6 and 60 s; TIGHT (about 1 s) is
+    open after the first and settles in a later one, going on from the saved table; no round after it searches."""
+    path = tmp_path / "b.sqlite"
+    done = qubic("book", "build", str(path), "--stones", "2", "--root", TIGHT, "--budget", "60",
+                 "--first-round", "0.05", "--jobs", "1")
+    rounds = re.findall(r"^round (\d) of 5 \(([\d.]+) s\): searched (\d) of (\d)", done.stderr, re.M)
+    assert rounds[0] == ("1", "0.05", "0", "1") and ("1", "0.05", "1", "1") in rounds, done.stderr
+    with OpeningBook.open(path) as book:
+        entry = book.get(parse_position(TIGHT))
+        statuses = [s for s, in book.db.execute("SELECT status FROM solves ORDER BY id")]
+    assert entry.value == "win" and 2 <= len(statuses) <= 5
+    assert statuses[0] == "unknown (time limit)" and statuses[-1] == "won (went on)"
+    assert all(s == "unknown (time limit) (went on)" for s in statuses[1:-1])
+    assert entry.budget == [0.05, 0.4, 3.2, 25.6, 60][len(statuses) - 1]  # the round it settled in
+    last = max(int(r) for r, *_ in rounds)
+    assert last == 5 and f"{len(statuses)} of {len(statuses)} searches run this time" in done.stdout
+
+
 def test_a_version_1_book_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite"
     with OpeningBook.open(path, create=True) as book:
@@ -267,7 +286,8 @@ def test_ctrl_c_keeps_settled_positions_and_says_how_to_continue(tmp_path):
     assert proc.returncode == 130, err  # as every command after Ctrl-C
     assert "interrupted" in out and "run the same command to continue" in out
     # stderr is no terminal here, so each search is logged as a line instead of the bar being drawn
-    assert re.search(r"^searched \d+ of 59: settled \d+ · open \d+ · remaining \d+ searches$", err, re.M), err
+    assert re.search(r"^round 1 of 1 \(60 s\): searched \d+ of 59: settled \d+ · open \d+ · remaining \d+ searches$",
+                     err, re.M), err
     kept = _settled(path)
     assert 10 <= kept < 60
     with OpeningBook.open(path) as book:

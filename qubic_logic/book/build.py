@@ -32,6 +32,11 @@ larger budget than it had. A search left open keeps the most-worked part of
 its table in the book (:func:`~qubic_logic.strategy.solve.solve`'s saved
 tables), so a build with a larger budget goes on from it for the difference:
 the budget is the total time a position's searches may take.
+
+A build runs in rounds of growing budgets (:func:`rounds`: 60 s, then 8 times
+more, up to the budget): every position gets a short search before any gets
+a long one, so the easy ones, and what propagates from them, are settled
+first, and the hard ones go on from their saved tables.
 """
 
 from __future__ import annotations
@@ -53,6 +58,8 @@ from .store import BookEntry, OpeningBook, SearchLog, canonical_key
 
 DEFAULT_BUDGET = 60.0
 DEFAULT_MEMORY = 4000.0
+FIRST_ROUND = 60.0  # seconds every open position gets before any gets more (see rounds())
+ROUND_FACTOR = 8
 
 Key = tuple[int, int]  # canonical (x, o)
 Progress = Callable[["BuildReport"], None]
@@ -198,6 +205,9 @@ class BuildReport:
     stopped: str | None = None
     jobs: int = 1
     executor: str = "local"
+    round: int = 0  # the round running (see rounds()), of ``rounds``
+    rounds: int = 0
+    round_budget: float | None = None
 
     @property
     def remaining(self) -> int:
@@ -335,13 +345,15 @@ def build_book(
     jobs: int | None = None,
     progress: Progress | None = None,
     time_limit: float | None = None,
+    first_round: float | None = FIRST_ROUND,
 ) -> BuildReport:
     """Build (or continue) the book at ``path`` to ``stones`` stones; see the module docstring.
 
     ``budget``: seconds per frontier position, in all its searches (None: no limit); ``memory_limit``:
     MB per search. ``time_limit``: seconds for the whole build; every search
     ends by then and keeps its table, so the same call goes on later (the
-    report's ``stopped`` says ``'time limit'``). On Ctrl-C the running
+    report's ``stopped`` says ``'time limit'``). ``first_round``: the budget
+    of the first of the :func:`rounds`. On Ctrl-C the running
     searches end (local workers; Dask's are stopped at once) and keep their
     tables, and every settled position is kept (``stopped``: ``'interrupted'``).
 
@@ -373,21 +385,32 @@ def build_book(
             report.settled = sum(n for (_, v), n in counts.items() if v != "open")
             report.open = report.total - report.settled
             builder.propagate_all()
-            units = _units(book, tree, budget)
-            report.units = len(units)
-            if progress:
-                progress(report)
             deadline = time.time() + time_limit if time_limit else None  # wall clock: workers may be elsewhere
-            run = executor.run(solve_position_unit, [u.work(memory_limit, deadline) for u in units],
-                               time_limit=time_limit and time_limit + GRACE, wrap_up=GRACE)
-            try:
-                for index, result in run:
-                    builder.record(units[index], result)
-                    if progress:
-                        progress(report)
-            except KeyboardInterrupt:
-                run.stopped = "interrupted"
-            report.stopped = run.stopped or report.stopped
+            plan = rounds(budget, first_round)
+            report.rounds = len(plan)
+            for report.round, report.round_budget in enumerate(plan, 1):
+                units = _units(book, tree, report.round_budget)
+                report.units += len(units)
+                if progress:
+                    progress(report)
+                left = deadline - time.time() if deadline else None
+                if units and left is not None and left <= 0:
+                    report.stopped = "time limit"
+                    break
+                if not units:
+                    continue
+                run = executor.run(solve_position_unit, [u.work(memory_limit, deadline) for u in units],
+                                   time_limit=left and left + GRACE, wrap_up=GRACE)
+                try:
+                    for index, result in run:
+                        builder.record(units[index], result)
+                        if progress:
+                            progress(report)
+                except KeyboardInterrupt:
+                    run.stopped = "interrupted"
+                report.stopped = run.stopped or report.stopped
+                if report.stopped:
+                    break
             report.seconds = time.monotonic() - start
             book.finish_build(build, report.stopped)
         finally:
@@ -410,6 +433,26 @@ class Search:
         tried = self.before.budget or 0.0
         limit = self.budget - tried if self.table is not None and self.budget else self.budget
         return format_patashnik(Position(*self.key)), limit or None, memory_limit, self.table, deadline
+
+
+def rounds(budget: float | None, first: float | None = FIRST_ROUND) -> list[float | None]:
+    """The budgets of a build's rounds: a short search of every position first, then more for those left open.
+
+    Each round goes on from the tables the last one saved, so the easy
+    positions (and what propagates from them) are settled before any
+    position gets its whole budget.
+
+    >>> rounds(3600), rounds(60), rounds(None), rounds(5, first=1)
+    ([60.0, 480.0, 3600], [60], [60.0, 480.0, 3840.0, None], [1, 5])
+    """
+    plan: list[float | None] = []
+    if first is None:  # no limit on the first round: one round
+        return plan + [budget]
+    step = first
+    while step < (budget if budget is not None else first * ROUND_FACTOR ** 3):
+        plan.append(step)
+        step *= ROUND_FACTOR
+    return plan + [budget]
 
 
 def _units(book: OpeningBook, tree: BookTree, budget: float | None) -> list[Search]:

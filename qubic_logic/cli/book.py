@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..book import OpeningBook, build_book
-from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, BuildReport
+from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, FIRST_ROUND, ROUND_FACTOR, BuildReport
 from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
 from ..book.verify import verify_book
 from ..book.store import position_name
@@ -26,19 +26,22 @@ def run_build(args: argparse.Namespace) -> int:
                                                    disable=not err.is_terminal) as bar:
         task = bar.add_task("searching", total=None, counts="")
 
-        logged = -1
+        logged: tuple[int, int] = (-1, 0)
 
         def show(r: BuildReport) -> None:
             nonlocal logged
             counts = f"settled {r.settled:,} · open {r.open:,} · remaining {r.remaining:,} searches"
-            bar.update(task, total=r.units or None, completed=r.searched, counts=counts)
-            if not err.is_terminal and r.searched != logged:  # a log file gets a line per search instead
-                logged = r.searched
-                err.print(f"searched {r.searched:,} of {r.units:,}: {counts}", highlight=False)
+            limit = "no limit" if r.round_budget is None else f"{r.round_budget:g} s"
+            stage = f"round {r.round} of {r.rounds} ({limit})"
+            bar.update(task, total=r.units or None, completed=r.searched, counts=counts, description=stage)
+            if not err.is_terminal and (r.searched, r.round) != logged:  # a log file gets a line per search instead
+                logged = (r.searched, r.round)
+                err.print(f"{stage}: searched {r.searched:,} of {r.units:,}: {counts}", highlight=False,
+                          soft_wrap=True)
 
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
                             memory_limit=args.memory_limit or None, executor=executor, progress=show,
-                            time_limit=args.time_limit)
+                            time_limit=args.time_limit, first_round=args.first_round)
     state = {None: "complete", "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept, "
              "and the searches then running kept their tables (local workers); run the same command to continue",
              "time limit": "time limit: every settled position is kept, and the searches it cut short kept their "
@@ -147,6 +150,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="S",
                    help=f"seconds per searched position, in all its searches (default {DEFAULT_BUDGET:g}); a "
                         "re-run with a larger budget goes on with the open positions from their saved tables")
+    b.add_argument("--first-round", type=seconds, default=FIRST_ROUND, metavar="S",
+                   help=f"the build runs in rounds: every open position gets S seconds (default {FIRST_ROUND:g}), "
+                        f"then those left open {ROUND_FACTOR} times as much, and so on up to --budget, each round "
+                        "going on from the tables the last one saved (inf: one round at the budget)")
     b.add_argument("--memory-limit", type=positive_int, default=int(DEFAULT_MEMORY), metavar="MB",
                    help=f"cap on each search's table (default {DEFAULT_MEMORY:g} MB per worker)")
     b.add_argument("--root", type=_position, default=None, metavar="POSITION",
