@@ -391,7 +391,7 @@ def build_book(
             for report.round, report.round_budget in enumerate(plan, 1):
                 units = _units(book, tree, report.round_budget)
                 report.units += len(units)
-                if progress:
+                if progress and (units or report.round == 1):  # (a round with nothing to search says nothing)
                     progress(report)
                 left = deadline - time.time() if deadline else None
                 if units and left is not None and left <= 0:
