@@ -218,7 +218,7 @@ def test_a_build_runs_in_rounds_each_going_on_from_the_last_one_s_table(tmp_path
     assert entry.value == "win" and 2 <= len(statuses) <= 5
     assert statuses[0] == "unknown (time limit)" and statuses[-1] == "won (went on)"
     assert all(s == "unknown (time limit) (went on)" for s in statuses[1:-1])
-    assert entry.budget == [0.05, 0.4, 3.2, 25.6, 60][len(statuses) - 1]  # the round it settled in
+    assert entry.budget == pytest.approx([0.05, 0.4, 3.2, 25.6, 60][len(statuses) - 1])  # the round it settled in
     assert max(int(r) for r, *_ in rounds) == len(statuses)  # the rounds after it had nothing to search
     assert f"{len(statuses)} of {len(statuses)} searches run this time" in done.stdout
 

@@ -393,12 +393,12 @@ def build_book(
                 report.units += len(units)
                 if progress and (units or report.round == 1):  # (a round with nothing to search says nothing)
                     progress(report)
-                left = deadline - time.time() if deadline else None
-                if units and left is not None and left <= 0:
-                    report.stopped = "time limit"
-                    break
                 if not units:
                     continue
+                left = deadline - time.time() if deadline else None
+                if left is not None and left <= 0:
+                    report.stopped = "time limit"
+                    break
                 run = executor.run(solve_position_unit, [u.work(memory_limit, deadline) for u in units],
                                    time_limit=left and left + GRACE, wrap_up=GRACE)
                 try:
@@ -445,9 +445,9 @@ def rounds(budget: float | None, first: float | None = FIRST_ROUND) -> list[floa
     >>> rounds(3600), rounds(60), rounds(None), rounds(5, first=1)
     ([60.0, 480.0, 3600], [60], [60.0, 480.0, 3840.0, None], [1, 5])
     """
-    plan: list[float | None] = []
     if first is None:  # no limit on the first round: one round
-        return plan + [budget]
+        return [budget]
+    plan: list[float | None] = []
     step = first
     while step < (budget if budget is not None else first * ROUND_FACTOR ** 3):
         plan.append(step)
