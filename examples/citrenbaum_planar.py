@@ -7,7 +7,7 @@ For each example this script
 
 1. reconstructs the plane: every set of four X cells whose 2-0 and 1-0 files
    are the ones the text names and on which the text's moves are a forced
-   win (the project's own rules, DESIGN.md §3);
+   win (the project's own rules, docs/design.md §3);
 2. prints what the thesis says and what the project computes (shortest
    forced win, winning first moves) for each reconstruction;
 3. writes the force tree of the shortest wins and the board.

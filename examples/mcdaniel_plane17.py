@@ -5,7 +5,7 @@ the ninth move" unless he plays in plane 17, in one of the cells
 6, 16, 17, 32, 38, 43, 49, 54 or 64 (1..64 numbering), and gives the line
 1-2, 22-52, 27-4, 32-17, 64-43, 16-48, 6-11, 38-49, 54.
 
-This script checks each claim with the project's search (DESIGN.md §3),
+This script checks each claim with the project's search (docs/design.md §3),
 replays the seed's line in the referee and draws the force tree after 27-4.
 
 Run: python examples/mcdaniel_plane17.py [OUT_DIR]   (default out/)

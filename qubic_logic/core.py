@@ -135,7 +135,7 @@ def shortest_forced_win(
     time_limit: float | None = None,
     core: str = "auto",
 ) -> ForcedWin:
-    """Shortest forced win by threat sequence for the side to move (DESIGN.md §3).
+    """Shortest forced win by threat sequence for the side to move (docs/design.md §3).
 
     Raises :class:`QueryTimeout` past ``time_limit`` seconds; its ``partial``
     is the largest length searched completely without finding a win.

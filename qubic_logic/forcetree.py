@@ -1,4 +1,4 @@
-"""Force trees: every forcing line of the side to move, as a networkx graph (DESIGN.md §3).
+"""Force trees: every forcing line of the side to move, as a networkx graph (docs/design.md §3).
 
 :func:`force_tree` grows the tree of threat sequences from a position. Node 0
 is the root; each node carries its position and what it means in the game:
@@ -155,7 +155,7 @@ class _Limits:
 
 
 class _Builder:
-    """Grows a :class:`ForceTree` depth-first, following DESIGN.md §3 step by step."""
+    """Grows a :class:`ForceTree` depth-first, following docs/design.md §3 step by step."""
 
     def __init__(self, tree: ForceTree, engine: Engine, limits: _Limits, only_winning: bool) -> None:
         self.tree = tree
@@ -311,7 +311,7 @@ def force_tree(
     time_limit: float | None = None,
     progress: ProgressCallback | None = None,
 ) -> ForceTree:
-    """The force tree of the side to move in ``position`` (DESIGN.md §3).
+    """The force tree of the side to move in ``position`` (docs/design.md §3).
 
     ``engine`` is an engine name (see :func:`qubic_logic.engines.get_engine`)
     or an engine; it answers the threats at every node (and, with

@@ -1,6 +1,6 @@
 """Board geometry: cells, the 76 lines and the 18 planes, all computed.
 
-Cells are numbered ``x + 4*y + 16*z`` (Patashnik's 0..63, DESIGN.md §1).
+Cells are numbered ``x + 4*y + 16*z`` (Patashnik's 0..63, docs/design.md §1).
 Planes follow McDaniel's Table I (seed 003): 1-4 levels (z), 5-8 rows (y),
 9-12 columns (x), then the six diagonal planes x=z, y=z, x=3-z, y=3-z,
 y=x, x+y=3. Within a plane the 16 cells are in ascending order, laid out

@@ -1,4 +1,4 @@
-"""Notations for cells, move lists and positions (DESIGN.md §1).
+"""Notations for cells, move lists and positions (docs/design.md §1).
 
 Cell forms (the cell of x=0, y=1, z=3 in each):
 

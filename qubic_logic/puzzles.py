@@ -3,7 +3,7 @@
 :func:`generate` plays seeded games (uniformly random moves, or ``greedy``
 against ``greedy`` for self-play), and takes from each game one position
 where the side to move has a shortest forced win by threat sequence
-(DESIGN.md §3) of the wanted length. The puzzle is shown in one of the 192
+(docs/design.md §3) of the wanted length. The puzzle is shown in one of the 192
 orientations (:mod:`qubic_logic.symmetry`), drawn at random, so that two
 puzzles from one game family do not look alike. It is graded by its minimal
 length and by how many first moves win that fast (:func:`winning_first_moves`).

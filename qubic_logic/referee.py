@@ -1,4 +1,4 @@
-"""The referee: replays a claimed forced win under the rules of DESIGN.md §3.
+"""The referee: replays a claimed forced win under the rules of docs/design.md §3.
 
 Every engine's witness must pass here. The referee knows nothing about
 search; it only checks each step.

@@ -1,4 +1,4 @@
-/** <module> Qubic forced wins by threat sequence (DESIGN.md section 3)
+/** <module> Qubic forced wins by threat sequence (docs/design.md section 3)
 
 The same concept as rules/forcing.lp. The attacker is the side to move of the
 position in user:x/1 and user:o/1 (see threats.pl). The search is iterative

@@ -1,6 +1,6 @@
 /** <module> Qubic geometry: cells, the 76 lines and the 18 planes, declared
 
-The same predicate names as rules/geometry.lp (DESIGN.md section 1). Cells are
+The same predicate names as rules/geometry.lp (docs/design.md section 1). Cells are
 numbered C = X + 4*Y + 16*Z (Patashnik's 0..63). Lines are numbered 0..75 in
 ascending order of their cell tuples (the order of qubic_logic.geometry.LINES).
 Planes are numbered 1..18 in McDaniel's Table I order (seed 003): 1-4 levels z,

@@ -1,6 +1,6 @@
 /** <module> Qubic threats: line states, threat cells, forcing moves, related pairs
 
-The same predicate names as rules/threats.lp (DESIGN.md section 2). A position
+The same predicate names as rules/threats.lp (docs/design.md section 2). A position
 enters as facts user:x(C) and user:o(C) (cells 0..63 held by X and O); use
 set_position/2 to replace them. The side to move is derived from the counts
 (X moves first). S is a side, x or o.
@@ -107,7 +107,7 @@ double_threat(S) :-
 
 %!  counter_threat(?S, ?C) is nondet.
 %   S has no threat and the opponent threatens exactly one cell C: S, to move,
-%   must block at C (DESIGN.md section 3, step 2).
+%   must block at C (docs/design.md section 3, step 2).
 counter_threat(S, C) :-
     side_masks(S, Own, Theirs),
     threat_mask(Own, Theirs, 0),

@@ -1,4 +1,4 @@
-/** <module> Is a witness a forced win by threat sequence? (DESIGN.md section 3)
+/** <module> Is a witness a forced win by threat sequence? (docs/design.md section 3)
 
 The same rules and error names as rules/witness.lp. A problem is
 w(P, A, D, Moves): A and D are the masks (bit C = cell C) of the attacker,

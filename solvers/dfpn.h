@@ -4,7 +4,7 @@
  *
  * Node semantics (those of qubic_logic/strategy/solve.py, the readable reference):
  * the side to move at the root is the attacker. At its turns (OR nodes) it wins at once
- * with a threat cell, wins by a forced threat sequence (DESIGN.md section 3, settled by
+ * with a threat cell, wins by a forced threat sequence (docs/design.md section 3, settled by
  * qc_forced_win), must block the defender's single three, or may play any empty cell;
  * two defender threats or a full board lose. At the defender's turns (AND nodes) every
  * reply is considered (only the block when the attacker has one three; a double three is

@@ -95,7 +95,7 @@ static PyObject *py_major_cells(PyObject *self, PyObject *const *args, Py_ssize_
 
 PyDoc_STRVAR(forced_win_doc,
              "forced_win(a, d, max_length=0, time_limit=0.0, node_limit=0)\n--\n\n"
-             "Shortest forced win by threat sequence for ``a`` to move against ``d`` (DESIGN.md 3).\n\n"
+             "Shortest forced win by threat sequence for ``a`` to move against ``d`` (docs/design.md 3).\n\n"
              "Returns ``(length, sequence, nodes, reached)`` exactly as qubic_logic.bitboard.forced_win.");
 static PyObject *py_forced_win(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {

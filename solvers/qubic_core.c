@@ -8,7 +8,7 @@
  * its lines at once. Each cell lies on at most one line of a family, which is how major
  * cells (two 2-0 lines meeting) are counted.
  *
- * The forced-win search (DESIGN.md section 3) is described in qubic_core.h and README.md.
+ * The forced-win search (docs/design.md section 3) is described in qubic_core.h and README.md.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise(MADV_HUGEPAGE) */

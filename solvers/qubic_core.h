@@ -6,7 +6,7 @@
  * only what this header declares. The API is stable: names, types and meanings below
  * do not change; new functions may be added.
  *
- * Board: 64 cells, cell = x + 4*y + 16*z (Patashnik's 0..63, DESIGN.md section 1);
+ * Board: 64 cells, cell = x + 4*y + 16*z (Patashnik's 0..63, docs/design.md section 1);
  * bit c of a qc_mask is cell c. Everywhere, `a` is the attacker's mask (the side
  * whose threats are asked for, or the side to move) and `d` the defender's. Functions
  * do not validate their arguments: callers pass disjoint masks and cells 0..63
@@ -74,7 +74,7 @@ qc_mask qc_threats_through(qc_mask a, qc_mask d, int cell);
 /* Number of pairs (a[i], d[i]), i < n, for which `a` has a threat cell (benchmarks). */
 size_t qc_threat_scan_batch(const qc_mask *a, const qc_mask *d, size_t n);
 
-/* ------------------------------------------ shortest forced win (DESIGN.md section 3) */
+/* ------------------------------------------ shortest forced win (docs/design.md section 3) */
 
 /*
  * A transposition table of failed positions: "attacker to move at (a, d) has no forced
@@ -116,7 +116,7 @@ typedef struct {
 } qc_forced_win_result;
 
 /*
- * Shortest forced win by threat sequence for `a` to move against `d` (DESIGN.md section 3):
+ * Shortest forced win by threat sequence for `a` to move against `d` (docs/design.md section 3):
  * iterative deepening on the number of attacker moves, so the first win found is minimal.
  * Unbounded (max_length 0) it always terminates: an iteration in which no branch was cut
  * by the bound proves that there is no win at any length.

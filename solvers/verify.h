@@ -3,7 +3,7 @@
  *
  * The attacker (the side to move at the root; X for Patashnik's dictionary) plays by the
  * rule order of Patashnik's dictionary: (1) win now, (2) block the defender's three,
- * (3) the dictionary move, (4) a forced win by threat sequence (DESIGN.md section 3).
+ * (3) the dictionary move, (4) a forced win by threat sequence (docs/design.md section 3).
  * The traversal explores every defender reply at every defender turn, visiting each
  * position once up to the 192 automorphisms (one table of canonical forms for both
  * sides' turns). It does not search forced wins itself: rule-(4) positions are returned
@@ -91,7 +91,7 @@ void qv_traversal_free(qv_traversal *t);
 
 /* ------------------------------------------------------------------ witnesses */
 
-/* 1 when seq[0..n-1] is a legal forced win by threat sequence (DESIGN.md section 3) for
+/* 1 when seq[0..n-1] is a legal forced win by threat sequence (docs/design.md section 3) for
  * `a` to move against `d`, else 0: the rules of qubic_logic.referee, without messages. */
 int qv_witness_holds(qc_mask a, qc_mask d, const uint8_t *seq, int n);
 

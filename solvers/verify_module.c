@@ -8,7 +8,7 @@
  *       traversal's own flag, a writable buffer of one C int (array('i', [0])); another
  *       thread setting it non-zero ends the walk early (complete=False).
  *   forced_wins(pairs, time_limit=0) -> list of (length, witness bytes)
- *       shortest forced win (DESIGN.md section 3) of each (a, d), the attacker to move;
+ *       shortest forced win (docs/design.md section 3) of each (a, d), the attacker to move;
  *       length 0: none, -1: the time limit (for the whole batch) came first. Releases the GIL.
  *   witness_holds(a, d, seq) -> bool
  *       whether the bytes `seq` are a legal forced win for (a, d), the attacker to move.

@@ -1,4 +1,4 @@
-"""Forced wins by threat sequence (DESIGN.md §3): the core against a naive reference, and the referee."""
+"""Forced wins by threat sequence (docs/design.md §3): the core against a naive reference, and the referee."""
 
 import random
 

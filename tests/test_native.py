@@ -1,7 +1,7 @@
 """The native core (qubic_logic._native) against the pure-Python fallback (qubic_logic.bitboard).
 
 Both must agree on every threat scan, on the existence, minimal length and ``reached`` of
-forced wins (DESIGN.md §3), on canonical forms, bounds, limits and bad input; their
+forced wins (docs/design.md §3), on canonical forms, bounds, limits and bad input; their
 witnesses may differ but each must replay in the referee.
 """
 

@@ -17,7 +17,7 @@ from .conftest import random_position
 
 
 def test_design_table_example():
-    # DESIGN.md §1: the cell of x=0, y=1, z=3 in each notation
+    # docs/design.md §1: the cell of x=0, y=1, z=3 in each notation
     assert [format_cell(52, f) for f in CELL_FORMS] == ["52", "53", "421", ".421"]
     assert parse_cell("421") == parse_cell(".421") == parse_cell("53", "number") == parse_cell("52", "index") == 52
 

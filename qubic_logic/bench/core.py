@@ -3,7 +3,7 @@
 * Threat scans per second: a batch looping inside the core (``threat_scan_batch``, the
   conversion of the Python list measured separately and subtracted), and one Python call
   per scan (``threat_cells``).
-* Forced-win queries per second (DESIGN.md §3, no length bound) on two fixed sets:
+* Forced-win queries per second (docs/design.md §3, no length bound) on two fixed sets:
   positions where Patashnik's strategy needs a forced win (the strategy verifier's
   queries, long sequences and counter-threats; ``_positions.dictionary_queries``), and
   random mid-game positions whose side to move has no immediate win.

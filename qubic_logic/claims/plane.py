@@ -4,7 +4,7 @@ Planar cells are numbered 1..16, four per row, as in McDaniel's Tables II-IV and
 Citrenbaum's Table III. The plane is embedded as plane 1 of the cube (level
 z = 0, planar cell k = cube cell k-1): with no marks elsewhere, every forcing
 move of the cube is a forcing move of that plane, so the core's forced-win
-search (DESIGN.md §3) answers for the plane alone.
+search (docs/design.md §3) answers for the plane alone.
 
 >>> len(plane_group()), len(dihedral_group())
 (32, 8)

@@ -1,4 +1,4 @@
-"""``qubic win POSITION``: the shortest forced win by threat sequence (DESIGN.md §3)."""
+"""``qubic win POSITION``: the shortest forced win by threat sequence (docs/design.md §3)."""
 
 from __future__ import annotations
 

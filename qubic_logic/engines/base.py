@@ -3,7 +3,7 @@
 An engine answers questions about a :class:`~qubic_logic.position.Position`:
 threats (:class:`~qubic_logic.core.Threats`), forcing moves (a cell mask),
 related pairs (:class:`RelatedPair`), the shortest forced win by threat
-sequence (:class:`~qubic_logic.core.ForcedWin`, DESIGN.md §3) and, for the
+sequence (:class:`~qubic_logic.core.ForcedWin`, docs/design.md §3) and, for the
 declarative engines, raw queries in their own language.
 
 >>> from qubic_logic.position import Position
@@ -27,7 +27,7 @@ from ..position import Position, Side, other
 
 @dataclass(frozen=True, slots=True, order=True)
 class RelatedPair:
-    """Two 2-0 lines of ``side`` meeting at the empty ``major`` cell (DESIGN.md §2).
+    """Two 2-0 lines of ``side`` meeting at the empty ``major`` cell (docs/design.md §2).
 
     ``lines`` are indices into :data:`qubic_logic.geometry.LINES`, ascending.
     """
@@ -121,7 +121,7 @@ class Engine(ABC):
     @abstractmethod
     def shortest_forced_win(self, position: Position, max_length: int | None = None,
                             time_limit: float | None = None) -> ForcedWin:
-        """Shortest forced win by threat sequence for the side to move (DESIGN.md §3)."""
+        """Shortest forced win by threat sequence for the side to move (docs/design.md §3)."""
 
     def query(self, position: Position | None, goal: str, files: tuple[str, ...] = (),
               time_limit: float | None = None, **options) -> Any:

@@ -6,7 +6,7 @@ In order (each step explained in the move's explanation):
    with ``book=FILE`` (an opening book, :mod:`qubic_logic.book`), its proven
    winning move, or as the losing side the reply that holds out longest;
 2. a forced win by threat sequence for the side to move
-   (:func:`qubic_logic.core.shortest_forced_win`, DESIGN.md §3; it obeys the
+   (:func:`qubic_logic.core.shortest_forced_win`, docs/design.md §3; it obeys the
    counter-threat rule, so it blocks first when it must) — play its first move;
 3. block the opponent's 3-0 line;
 4. as X, Patashnik's strategic move when the position is in his dictionary

@@ -17,7 +17,7 @@ Filled in where the seed is silent (documented in docs/players.md):
   defender — the second pass the others; each pass in descending cell
   order. This reproduces Fig. 27 exactly.
 - *Counter-threats*: when a block makes a three in a row for the defender,
-  the attacker's only force is the cell that blocks it (DESIGN.md §3 step 2).
+  the attacker's only force is the cell that blocks it (docs/design.md §3 step 2).
 - *Speed*: positions already searched without success are remembered, and the
   search stops at a time limit. Neither changes what is found in time.
 

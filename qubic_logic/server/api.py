@@ -190,7 +190,7 @@ def threats_route(req: PositionRequest) -> dict:
                    "major_cells": cells_of(t.major_x if s == "x" else t.major_o)} for s in ("x", "o")}}
 
 
-@router.post("/win", summary="shortest forced win by threat sequence (DESIGN.md §3), by a chosen engine")
+@router.post("/win", summary="shortest forced win by threat sequence (docs/design.md §3), by a chosen engine")
 async def win(req: WinRequest, request: Request) -> dict:
     p = read("position", parse_position, req.position)
     engine = read("engine", get_engine, req.engine)

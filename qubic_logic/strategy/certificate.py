@@ -47,7 +47,7 @@ def write_certificate(verification: Verification, path: str | os.PathLike, sourc
         f"verdict: {v.verdict}; {v.positions} positions; by rule {v.by_rule}; "
         f"longest forced sequence {v.longest}",
         "Each line: a position (Patashnik's run-length format, the attacker to move), a space, and a",
-        "forced win by threat sequence (DESIGN.md section 3): cells 0..63, attacker and defender",
+        "forced win by threat sequence (docs/design.md section 3): cells 0..63, attacker and defender",
         "alternately, comma-separated, ending with the move that completes four.",
     ]
     write_atomically(path, certificate_text(v.witnesses, header))

@@ -2,7 +2,7 @@
 
 The strategy's side (the *attacker*) plays by the dictionary's rule order —
 (1) win now, (2) block a three, (3) the strategy's move, (4) a forced win by
-threat sequence (DESIGN.md §3) — or, with ``pure``, by the strategy alone.
+threat sequence (docs/design.md §3) — or, with ``pure``, by the strategy alone.
 Since the strategy's moves are fixed, judging it is an OR search for the
 opponent: one best-first search over opponent choices, each position once up
 to the 192 automorphisms, ordered by the shortest game a node could still

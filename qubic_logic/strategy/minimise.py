@@ -11,7 +11,7 @@ A move is known to win when every reply of the defender leads to
 - a win at once, or a forced block that leads on in the same way,
 - a position with an entry (its move wins: by induction on the marks, since
   every entry's own move wins in a verified input), or
-- a position with a forced sequence (DESIGN.md §3), found by a bounded search.
+- a position with a forced sequence (docs/design.md §3), found by a bounded search.
 
 An entry whose own position has a forced sequence is dropped: the verifier's
 rule (4) plays it without one. Any choice of one known-winning move per

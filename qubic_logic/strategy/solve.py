@@ -9,7 +9,7 @@ turns; about 12 times faster, and it proves the empty board in one search of
 
 The side to move at the root is the *attacker*. At its turns (OR nodes) it
 wins at once with a threat cell, wins by a forced threat sequence
-(DESIGN.md §3, the native search), must block the defender's single three,
+(docs/design.md §3, the native search), must block the defender's single three,
 or may play any empty cell; at the defender's turns (AND nodes) every reply
 is considered, except that a threat must be blocked. Nodes are shared
 through a transposition table keyed by canonical form, so equivalent

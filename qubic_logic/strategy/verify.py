@@ -3,7 +3,7 @@
 The attacker (the side to move at the root: X for Patashnik's dictionary)
 plays by the rule order of Patashnik's dictionary — (1) win now, (2) block
 the defender's three, (3) the dictionary move, (4) a forced win by threat
-sequence (DESIGN.md §3) — and every defender reply is explored at every
+sequence (docs/design.md §3) — and every defender reply is explored at every
 defender turn. Each position is visited once up to the 192 automorphisms.
 
 Two phases, both plain data: a *traversal* (native ``qubic_logic._verify``,
@@ -66,7 +66,7 @@ class Failure:
 
 @dataclass(frozen=True, slots=True)
 class Witness:
-    """A rule-(4) position and a forced win for the attacker (DESIGN.md §3)."""
+    """A rule-(4) position and a forced win for the attacker (docs/design.md §3)."""
 
     position: Position
     sequence: tuple[int, ...]

@@ -1,7 +1,7 @@
 """Re-check forced-win witnesses independently: declarative rules or the Python referee.
 
 ``rules/witness.lp`` (clingo) and ``rules/witness.pl`` (SWI-Prolog) state
-DESIGN.md §3 as rules over a position and a witness sequence; many
+docs/design.md §3 as rules over a position and a witness sequence; many
 witnesses go to one solver call. ``referee`` replays each witness in
 :func:`qubic_logic.referee.replay_forced_win`. This is the second checker
 McCarthy asked of Patashnik's proof (1980).

@@ -13,7 +13,7 @@ domain(plane(1, 3, 1)).
 % 2-0 files for X: lines with two X marks and no O mark.
 x_two_zero_files(N) :- aggregate_all(count, line_state(_, x, 2, 0), N).
 
-% X, moving next, wins by a threat sequence (rules/forcing.pl, DESIGN.md section 3).
+% X, moving next, wins by a threat sequence (rules/forcing.pl, docs/design.md section 3).
 x_forces :- side_masks(x, A, D), forced_win_masks(A, D, 0, _, _, _).
 
 violated :- x_two_zero_files(3), \+ x_forces.

@@ -2,7 +2,7 @@
 % genuine forcing sequence once M1 is played, unless in defending, the opponent accidentally makes
 % up a three". Facts case(Id, A, D): A = the marks of the side whose pattern matched, with its key
 % square M1 played; D = the other side's marks, D to reply. Uses threats.pl (threat_mask/3) and
-% forcing.pl (forced_win_masks/6, DESIGN.md section 3).
+% forcing.pl (forced_win_masks/6, docs/design.md section 3).
 
 % M1 is forcing: two threats at once win; one threat forces the block, then A needs a forced win.
 starts_forcing(A, D) :-

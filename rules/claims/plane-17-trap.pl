@@ -1,6 +1,6 @@
 % plane-17-trap.pl -- McDaniel's plane-17 example: after 1-2,22-52,27 (X on 1, 22, 27; O on
 % 2, 52), which replies of O leave X without a forced win? Uses geometry.pl, threats.pl and
-% forcing.pl (DESIGN.md section 3, no length bound). Cells are McDaniel's 1..64.
+% forcing.pl (docs/design.md section 3, no length bound). Cells are McDaniel's 1..64.
 start([0, 21, 26], [1, 51]).                       % 1-2,22-52,27 as cells 0..63
 reply_length(R, Len) :-
     start(Xs, Os), between(0, 63, C), \+ memberchk(C, Xs), \+ memberchk(C, Os),

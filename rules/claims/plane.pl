@@ -3,7 +3,7 @@
 Planar cells are 1..16, four per row (McDaniel Tables II-IV, Citrenbaum Table III).
 The plane is plane 1 of rules/geometry.pl (level z = 0, planar cell K = cube cell K-1),
 so a set of planar cells is also a cube mask, and forced wins are those of
-rules/forcing.pl (DESIGN.md section 3) with no marks outside the plane: an isolated plane.
+rules/forcing.pl (docs/design.md section 3) with no marks outside the plane: an isolated plane.
 
 ==
 ?- plane_forced_win([1,4,13], []).
@@ -74,7 +74,7 @@ forcing_cells(A, D, Cells) :-
 
 %!  plane_forced_win(+A, +D) is semidet.
 %   A (mask, to move) wins by a threat sequence against D in the isolated plane: the
-%   project's forced-win search (rules/forcing.pl, DESIGN.md section 3) on the plane's
+%   project's forced-win search (rules/forcing.pl, docs/design.md section 3) on the plane's
 %   masks; with no marks outside plane 1, every forcing move stays in the plane.
 plane_forced_win(A, D) :- forced_win_masks(A, D, 0, _, _, _).
 

@@ -1,7 +1,7 @@
 % table-iii-003.pl -- McDaniel's Table III: the variations of O's 1,4,13 trap (Fig. 16A), replayed.
 % Uses geometry.pl and plane.pl; reads variation(I, SeedLine, Moves, Tag): planar cells, O first,
 % then X, alternately; Tag = solution | none | reference (a "See"/"Same as" line, no moves).
-% Each variation must follow DESIGN.md section 3 with O attacking in the isolated plane: O's move
+% Each variation must follow docs/design.md section 3 with O attacking in the isolated plane: O's move
 % completes four when O has a threat, blocks X's single threat when X has one, and otherwise (or
 % after that block) makes a threat; X's reply is O's single threat cell. A variation may stop
 % when O has no force left: it is then a failed branch. A solution ends with O completing four.

@@ -8,7 +8,7 @@ from the rule book against ``greedy``; the tables as they stood during each
 game) where no three is on the board and a learned TEST pattern in the
 colours of the side to move matches. The check: the side to move plays the
 key square M1; then it must have a forced win by threat sequence that
-starts there (DESIGN.md §3): two threats at once, or one threat whose
+starts there (docs/design.md §3): two threats at once, or one threat whose
 forced block leaves a forced win. The forced-win engines decide: the Prolog
 rules of ``rules/claims/doake-patterns-force.pl`` over these facts, and the
 native core (:func:`verdict`) as the cross-check. A failure where the
