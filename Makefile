@@ -7,7 +7,7 @@ SOURCES := pyproject.toml setup.py $(wildcard solvers/*.c solvers/*.h)
 
 export QUBIC_REQUIRE_NATIVE := 1
 
-.PHONY: setup demo test test-all bench wheel-check claims-doc clean
+.PHONY: setup demo test test-all bench docs wheel-check claims-doc clean
 
 setup: $(STAMP)
 
@@ -25,7 +25,7 @@ $(SYSDEPS): Makefile
 $(STAMP): $(SYSDEPS) $(SOURCES)
 	@test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,docs]'
 	@touch $@
 
 demo: setup
@@ -40,6 +40,11 @@ test-all: setup wheel-check
 bench: setup
 	$(PY) -m qubic_logic.bench
 
+# The documentation site (user guide, design, API reference from the docstrings), built offline
+# into site/; strict: a broken link or reference fails the build.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet --site-dir site
+
 # A non-editable install from a built wheel, in a fresh venv, answers queries from the command line.
 wheel-check: setup
 	@rm -rf build/wheel-check && mkdir -p build/wheel-check
@@ -52,7 +57,7 @@ wheel-check: setup
 	  && venv/bin/qubic --version && venv/bin/qubic win 1-2,22-52,27-4 --engine native \
 	  && venv/bin/qubic win 1-2,22-52,27-4 --engine asp --max-length 6
 
-# The seeds' claims recomputed (issue 7): regenerate docs/claims.md, atomically.
+# The seeds' claims recomputed: regenerate docs/claims.md, atomically.
 claims-doc: setup
 	$(VENV)/bin/qubic claims --format markdown > docs/claims.md.tmp && mv docs/claims.md.tmp docs/claims.md
 
