@@ -1,4 +1,4 @@
-"""The examples reproducing the seeds' forcing examples run and write their pictures (issue 4)."""
+"""The examples reproducing the seeds' forcing examples run and write their pictures."""
 
 from __future__ import annotations
 

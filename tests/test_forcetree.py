@@ -1,4 +1,4 @@
-"""Force trees (issue 4): structure under docs/design.md §3, agreement with the engines and the referee."""
+"""Force trees: structure under docs/design.md §3, agreement with the engines and the referee."""
 
 from __future__ import annotations
 

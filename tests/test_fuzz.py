@@ -1,4 +1,4 @@
-"""Fuzzing (issue 17): every parser and every command's arguments take hostile text with a clear
+"""Fuzzing: every parser and every command's arguments take hostile text with a clear
 error or a right answer, never a traceback; every engine refuses a finished game.
 
 Each test runs a bounded number of examples in the default suite and many more under the

@@ -1,9 +1,8 @@
 """Ctrl-C at a random moment into every long command: it exits within about a second, says what it
-had, and leaves no process behind (issue 17, items 1, 3 and 4).
+had, and leaves no process behind.
 
 The moment is drawn from a seeded generator (``QUBIC_INTERRUPT_SEED`` changes it), so a failure
-can be replayed. The times measured here are in the closing note of issue 17 and in
-``python -m qubic_logic.bench interrupts``.
+can be replayed. The times are measured by ``python -m qubic_logic.bench interrupts``.
 """
 
 from __future__ import annotations

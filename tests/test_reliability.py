@@ -1,4 +1,4 @@
-"""Issue 17: the reproductions 1-10, each a test that failed before and passes now.
+"""Reliability: ten ways a long command or hostile input could fail a user, each a test.
 
 The commands run as a user runs them (a ``qubic`` subprocess), so that
 signals, exit statuses and left-over processes are the real ones.

@@ -164,7 +164,7 @@ def test_time_limit_gives_an_incomplete_verdict():
 @native
 def test_shipped_solved_dictionary_is_a_first_player_win_smaller_than_patashniks():
     """The shipped strategy (our searches only) wins from the empty board, uses every entry, and has fewer
-    strategic positions than Patashnik's dictionary (issue 14's target; about 9 s on 2 cores)."""
+    strategic positions than Patashnik's dictionary (about 9 s on 2 cores)."""
     path = patashnik_path().with_name("qubic-logic-solved.dictionary")
     d = StrategyDictionary.load(path)
     assert d.root == Position()

@@ -1,4 +1,4 @@
-"""Pictures of boards and force trees, and the ``qubic tree`` command (issue 4)."""
+"""Pictures of boards and force trees, and the ``qubic tree`` command."""
 
 from __future__ import annotations
 

@@ -6,15 +6,14 @@ searched with a budget of 1 s: about 20 s in all on one quiet core, 25 of them
 won). The budget keeps the searches of similar size, so that two workers can
 halve the time: a book's speed-up is bounded by its largest search (in the
 60-position book of the tests one search takes most of the time, and no
-worker count helps; stop 24's faster solver also made the earlier bench book
-below ``moves:0,27,3`` a 1-second build). Each executor builds
+worker count helps). Each executor builds
 it into a fresh file with one worker, then with two, in one run, so the ratio
 compares like with like on a machine whose load changes. Lookups:
 every entry of that book asked in 10 random orientations (canonical form,
 SQLite primary key, best move mapped back), median of the single calls.
 Per-position search times (the full run): X-to-move positions after 4 and
 after 6 seeded random moves, each searched as a book build would, with a
-budget — the figures behind the README's cost estimates for N = 4 and 6.
+budget — the figures behind docs/book.md's cost estimates for N = 4 and 6.
 """
 
 from __future__ import annotations

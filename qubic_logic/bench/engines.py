@@ -4,7 +4,7 @@ The positions are fixed: seeded random game prefixes (``_positions.random_prefix
 whose minimal forced-win length, computed by the active core, is 1 to 7; a few of each
 length. Every engine answers the same query (no length bound) and must find the same
 length; times include everything a user waits for except starting the engine (the
-first query of each engine is not timed). Issue 3's targets: clingo and Prolog medians
+first query of each engine is not timed). Targets: clingo and Prolog medians
 under 1 s at lengths <= 5 and under 5 s at 6-7. A last row (not with ``--quick``) takes
 positions where Patashnik's strategy needs a forced win of length 8 or more
 (``_positions.dictionary_queries``).

@@ -3,9 +3,9 @@
 For every surviving record of a program's play — McDaniel's Appendix C and
 figures (seed 003), the HP-67 sample game (seed 004), McCarthy's worked
 examples (seed 002), Citrenbaum's Appendix III reason lists (seed 000) — the
-decisions and whole games the replica reproduces now, beside the figures
-measured before issue 13 (:data:`BEFORE`), and the remaining differences with
-their reasons. A decision is reproduced when the player, given the record's
+decisions and whole games the replica reproduces, beside a baseline
+(:data:`BEFORE`: a first reading of each program from its seed's prose alone,
+without the printed records), and the remaining differences with their reasons. A decision is reproduced when the player, given the record's
 moves so far, plays the record's next move (a fresh player per game, asked at
 each of its turns in order, so a stored force carries over as in play).
 """
@@ -41,7 +41,8 @@ class Fidelity:
     differences: list[str] = field(default_factory=list)
 
 
-#: Measured on ``main`` at 0f108c0 (before issue 13) by the same procedures (docs/players.md).
+#: The baseline: the same procedures run on a first reading of each program from its seed's prose
+#: alone, without the printed records (docs/players.md, "Fidelity").
 BEFORE: dict[str, tuple[tuple[int, int], tuple[int, int] | None]] = {
     "McDaniel App. C, player as X (003 L1069-1395)": ((2572, 7124), (106, 1278)),
     "McDaniel App. C, WHIZ alone (disk=off)": ((2572, 7124), (106, 1278)),

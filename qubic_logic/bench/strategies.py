@@ -7,7 +7,7 @@ position of seeded greedy-v-greedy games (``bench.players.positions``). Rows: th
 assumptions), the Prolog session (rules consulted once, the position asserted, the call made
 through the foreign interface), the Python player, and the one-off paths
 (a fresh clingo Control ground for each position; a Prolog query that reloads the file). Every
-source must give the player's move. Issue 11's targets: ASP <= 2 ms, Prolog <= 0.5 ms median.
+source must give the player's move. Targets: ASP <= 2 ms, Prolog <= 0.5 ms median.
 """
 
 from __future__ import annotations
