@@ -4,7 +4,7 @@ It implements exactly what the C core in ``solvers/`` implements, with the
 same function names, arguments, results and errors (tests hold the two
 equal). ``a`` is the attacker's mask, ``d`` the defender's. Forced wins
 follow docs/design.md §3; the search is the one of ``solvers/qubic_core.c``
-(see the README's "Forced wins" section), so both report the same
+(see docs/forced-wins.md), so both report the same
 ``length`` and ``reached``; witnesses may differ but both replay in
 :func:`qubic_logic.referee.replay_forced_win`.
 

@@ -90,9 +90,8 @@ def test_shortest_and_counter_threat_match_the_core(capsys, monkeypatch):
     assert solutions == [{"C": block, "N": win.length, "First": block}]
 
 
-def _readme_runs() -> list[tuple[str, str]]:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("## Declarative rules and engines", 1)[1].split("\n## ", 1)[0]
+def _engines_page_runs() -> list[tuple[str, str]]:
+    section = (ROOT / "docs" / "engines.md").read_text()
     runs: list[tuple[str, str]] = []
     for block in re.findall(r"```console\n(.*?)```", section, re.DOTALL):
         for line in block.splitlines():
@@ -103,9 +102,9 @@ def _readme_runs() -> list[tuple[str, str]]:
     return runs
 
 
-def test_readme_queries_run_as_written(capsys, monkeypatch):
+def test_engines_page_queries_run_as_written(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    runs = _readme_runs()
+    runs = _engines_page_runs()
     engines = {re.search(r"--engine (\w+)", c).group(1) for c, _ in runs if c.startswith("qubic query")}
     assert engines == {"asp", "prolog"}
     for command, shown in runs:

@@ -1,8 +1,8 @@
 """The pages of ``qubic serve`` in a real Chromium (Debian's, driven by Playwright; no browser is downloaded).
 
 A server runs on a free loopback port for the module (``qubic serve --port 0``).
-Screenshots go to a temporary folder, or to ``$QUBIC_SCREENSHOTS`` (the README's
-pictures come from ``QUBIC_SCREENSHOTS=docs/screenshots pytest tests/test_server_browser.py``).
+Screenshots go to a temporary folder, or to ``$QUBIC_SCREENSHOTS`` (the pictures of
+docs/browser.md come from ``QUBIC_SCREENSHOTS=docs/screenshots pytest tests/test_server_browser.py``).
 """
 
 from __future__ import annotations

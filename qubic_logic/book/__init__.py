@@ -2,7 +2,7 @@
 
 Build one with :func:`build_book` (or ``qubic book build``), query it with
 :class:`OpeningBook` (``lookup``), check every stored strategy with
-:func:`verify_book`. See the README section "The opening book".
+:func:`verify_book`. See docs/book.md.
 """
 
 from .build import BookTree, BuildReport, build_book, children

@@ -1,4 +1,4 @@
-"""``patashnik``: Oren Patashnik's perfect first-player strategy (1977/1980; shared/data/README.md).
+"""``patashnik``: Oren Patashnik's perfect first-player strategy (1977/1980; qubic_logic/data/README.md).
 
 Patashnik's dictionary (Ken Thompson's form, 1978) holds 2,929 strategic moves
 for X, looked up up to the 192 automorphisms. A first player using it, per

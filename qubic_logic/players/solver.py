@@ -10,7 +10,7 @@ In order (each step explained in the move's explanation):
    counter-threat rule, so it blocks first when it must) — play its first move;
 3. block the opponent's 3-0 line;
 4. as X, Patashnik's strategic move when the position is in his dictionary
-   (a perfect first-player strategy, seed-free: shared/data/README.md);
+   (a perfect first-player strategy, seed-free: qubic_logic/data/README.md);
 5. a quiet move after which the side to move threatens a forced win that no
    answer stops (two moves deep, :func:`refutation`);
 6. a win proven by the proof-number search of :mod:`qubic_logic.strategy.solve`
