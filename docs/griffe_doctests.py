@@ -17,15 +17,8 @@ LITERAL = re.compile(r"``(.+?)``")
 def markdown_docstring(text: str) -> str:
     """The docstring ``text`` with its doctest blocks fenced and its RST markup made Markdown.
 
-    >>> print(markdown_docstring('Sum.\\n\\n>>> 1 + 1\\n2\\n\\nSee :func:`add` and ``x``.'))
-    Sum.
-    <BLANKLINE>
-    ```pycon
-    >>> 1 + 1
-    2
-    ```
-    <BLANKLINE>
-    See `add` and `x`.
+    >>> markdown_docstring('Sum:\\n' + '>' * 3 + ' 1 + 1\\n2\\n\\nSee :func:`add` and ``x``.').splitlines()
+    ['Sum:', '```pycon', '>>> 1 + 1', '2', '```', '', 'See `add` and `x`.']
     """
     out: list[str] = []
     fence: str | None = None  # the indentation of the open pycon block
