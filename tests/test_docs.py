@@ -159,7 +159,7 @@ def test_the_guide_has_runnable_examples():
 
 # Built from parts, so that this file does not match its own pattern.
 HISTORY = re.compile("|".join([r"[Ss]top [0-9]+", r"[Ii]ssue [0-9]+", "this" + " session", "DESIGN" + r"\.md"]))
-TEXT_FILES = ("*.py", "*.md", "*.js", "*.html", "*.lp", "*.pl", "*.c", "*.h", "Makefile")
+TEXT_FILES = ("*.py", "*.md", "*.js", "*.html", "*.lp", "*.pl", "*.c", "*.h", "*.toml", "*.txt", "*.yml", "Makefile")
 SKIP = {".venv", "site", "build", ".git", "node_modules"}
 
 
