@@ -118,6 +118,14 @@ def test_readme_names_the_five_documents_and_credits_patashnik():
     assert "make demo" in text.split("## A short tour")[0] and "make test" in text.split("## A short tour")[0]
 
 
+def test_readme_links_resolve_inside_the_repository():
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", (ROOT / "README.md").read_text())
+    local = [link for link in links if not re.match(r"\w+://", link)]
+    assert len(local) >= 10
+    for link in local:
+        assert (ROOT / link).is_file(), link
+
+
 # -- the guide's examples ---------------------------------------------------------------------
 
 
