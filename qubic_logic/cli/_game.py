@@ -35,7 +35,9 @@ def read_game_file(path: str) -> Game:
 
 def game_arg(parser: argparse.ArgumentParser) -> None:
     """Add the GAME argument (a move list in order)."""
-    parser.add_argument("game", metavar="GAME", type=_game, help=f"the moves so far: {GAME_FORMS}")
+    from ._common import ReadAs
+
+    parser.add_argument("game", metavar="GAME", action=ReadAs(_game), help=f"the moves so far: {GAME_FORMS}")
 
 
 def _game(text: str) -> Game:

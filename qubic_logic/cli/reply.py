@@ -6,9 +6,8 @@ import argparse
 
 from ..errors import IllegalMoveError
 from ..match import make_player
-from ..notation import format_cell
 from ..players import player_names
-from ._common import json_arg, notation_arg, print_json
+from ._common import cell_names, json_arg, notation_arg, print_json
 from ._game import game_arg
 
 
@@ -19,11 +18,12 @@ def run(args: argparse.Namespace) -> int:
     player = make_player(args.player)
     side = game.position.to_move
     move = player.choose(game)
+    names = cell_names(args)
     if args.json:
-        print_json({"player": args.player, "side": side, "move": move.cell,
-                    "cell": format_cell(move.cell, args.notation), "explanation": move.explain(args.notation)})
+        print_json({"player": args.player, "side": side, "move": move.cell, "notation": names.form,
+                    "cell": names.cell(move.cell), "explanation": move.explain(names)})
         return 0
-    print(f"{args.player} ({side.upper()}) plays {format_cell(move.cell, args.notation)}: {move.explain(args.notation)}")
+    print(f"{args.player} ({side.upper()}) plays {names.cell(move.cell)}: {move.explain(names)}")
     return 0
 
 

@@ -6,7 +6,7 @@ import argparse
 
 from ..engines import ENGINE_NAMES
 from ._common import (
-    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cells_text, declarative_time_limit, json_arg, memory_limit_arg, notation_arg,
+    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, declarative_time_limit, json_arg, memory_limit_arg, notation_arg,
     position_arg, positive_int, print_json, seconds, supervised_engine,
 )
 
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{win.attacker.upper()} to move has no forced win by threat sequence{bound} "
               f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
         return 0
-    print(f"{win.attacker.upper()} wins in {win.length} move{'s' * (win.length != 1)}: {cells_text(win.sequence, args.notation)} "
+    print(f"{win.attacker.upper()} wins in {win.length} move{'s' * (win.length != 1)}: {cell_names(args).cells(win.sequence)} "
           f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
     return 0
 

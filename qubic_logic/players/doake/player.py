@@ -80,7 +80,7 @@ class DoakePlayer:
 
     def choose(self, game: Game) -> Move:
         choice = choose(self.selector, game)
-        return Move(choice.square - 1, choice.why)
+        return Move.citing(choice.square - 1, choice.why, *(square - 1 for square in choice.squares))
 
     def game_over(self, game: Game, side: str, opponent: str) -> str | None:
         """With ``learn=on``: analyse the finished ``game`` (played as ``side``) into the brain.
