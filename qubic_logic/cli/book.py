@@ -15,6 +15,7 @@ from ..book.store import position_name
 from ..notation import format_cell
 from ._common import (_position, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       position_arg, positive_int, print_json, seconds)
+from ._terminal import say
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -46,7 +47,7 @@ def run_build(args: argparse.Namespace) -> int:
              "and the searches then running kept their tables (local workers); run the same command to continue",
              "time limit": "time limit: every settled position is kept, and the searches it cut short kept their "
              "tables; run the same command to go on"}[report.stopped]
-    print(f"{args.book}: {report.settled:,} of {report.total:,} positions settled, {report.open:,} open; "
+    say(f"{args.book}: {report.settled:,} of {report.total:,} positions settled, {report.open:,} open; "
           f"{report.searched:,} of {report.units:,} searches run this time ({report.propagated:,} positions "
           f"settled by propagation), {report.seconds:.1f} s on {report.jobs} {report.executor} workers — {state}")
     return 130 if report.stopped == "interrupted" else 0  # as every command after Ctrl-C
@@ -68,7 +69,7 @@ def run_show(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"position": position_name(args.position), "value": None, "in_book": False})
         else:
-            print(msg)
+            say(msg)
         return 1
     # A loss's strategy answers each move of the side to move: it has no single root to verify from.
     strategy = answer.entry.strategy() if answer.entry.value == "win" else None
@@ -92,25 +93,25 @@ def run_show(args: argparse.Namespace) -> int:
                     + ("not settled yet)" if e.budget is None else f"not settled within a budget of {e.budget:g} s)")
             }[e.value]
     size = "" if e.proof_size is None else f": {e.proof_size:,} strategic positions"
-    print(f"{position_name(args.position)}: {what}{size} [{e.how or ('searched' if e.nodes else 'not searched')}, {e.nodes:,} nodes, "
+    say(f"{position_name(args.position)}: {what}{size} [{e.how or ('searched' if e.nodes else 'not searched')}, {e.nodes:,} nodes, "
           f"{e.seconds:.1f} s]")
     for s in searches:  # an open position's searches: how far each got
         numbers = "" if s.proof_number is None else (f", root proof number {s.proof_number:,}, disproof number "
                                                      f"{s.disproof_number:,}")
-        print(f"  search in build {s.build}: {s.status}, {s.nodes:,} nodes, {s.seconds:,.1f} s{numbers}")
+        say(f"  search in build {s.build}: {s.status}, {s.nodes:,} nodes, {s.seconds:,.1f} s{numbers}")
     if saved:
-        print("  its search table is saved: a build with a larger --budget goes on from it")
+        say("  its search table is saved: a build with a larger --budget goes on from it")
     for m, child in replies:
         value = "not in the book" if child is None else child.value
         size = "" if child is None or child.proof_size is None else f"  {child.proof_size:,} strategic positions"
-        print(f"  {format_cell(m, args.notation):>4}  {value}{size}")
+        say(f"  {format_cell(m, args.notation):>4}  {value}{size}")
     if refused:
         why = ("its strategy answers each move of the side to move; write the position after one of them"
                if e.value == "loss" else "no strategy is stored for it")
-        print(f"nothing written: this position's value is {e.value}, and {why}")
+        say(f"nothing written: this position's value is {e.value}, and {why}")
         return 1
     if args.output:
-        print(f"strategy written to {args.output} ({len(strategy):,} strategic positions); "
+        say(f"strategy written to {args.output} ({len(strategy):,} strategic positions); "
               f"check it with: qubic verify dictionary {args.output}")
     return 0
 
@@ -122,7 +123,7 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.json:
         print_json(stats)
     else:
-        print(format_stats(str(args.book), stats))
+        say(format_stats(str(args.book), stats))
     return 0
 
 
@@ -135,7 +136,7 @@ def run_verify(args: argparse.Namespace) -> int:
         print_json(result.to_json())
     else:
         for line in result.lines():
-            print(line)
+            say(line)
     return 0 if result.verified else 1
 
 
@@ -165,7 +166,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.set_defaults(func=run_build)
 
     s = books.add_parser("show", help="the value, best move and proof size of a position")
-    s.add_argument("book", metavar="BOOK")
+    s.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
     position_arg(s)
     s.add_argument("-o", "--output", metavar="DICT", default=None,
                    help="write the stored strategy of a won position (Patashnik's dictionary format) here")
@@ -174,13 +175,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=run_show)
 
     t = books.add_parser("stats", help="counts by stones, value and proof size; the largest proofs")
-    t.add_argument("book", metavar="BOOK")
+    t.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
     t.add_argument("--top", type=positive_int, default=5, metavar="K", help="how many largest proofs (default 5)")
     json_arg(t)
     t.set_defaults(func=run_stats)
 
     v = books.add_parser("verify", help="re-verify every stored strategy (VERIFIED per entry)")
-    v.add_argument("book", metavar="BOOK")
+    v.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
     v.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before stopping")
     executor_args(v)
     json_arg(v)

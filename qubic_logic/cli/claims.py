@@ -89,7 +89,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("claims", help="recompute the seeds' claims (ASP/Prolog, cross-checked) and compare")
     parser.add_argument("--only", action="append", metavar="ID", help="run only this claim (repeatable)")
     parser.add_argument("--engine", choices=["asp", "prolog"], help="only the claims written for this engine")
-    parser.add_argument("--format", choices=["table", "json", "markdown"], default="table")
+    parser.add_argument("--format", choices=["table", "json", "markdown"], default="table",
+                        help="table (default; a record per claim in a narrow terminal), one JSON object, "
+                             "or a Markdown report")
     parser.add_argument("--time-limit", type=seconds, default=120.0, metavar="S", help="seconds per claim (default 120; inf for none)")
     memory_limit_arg(parser)
     parser.set_defaults(func=run)

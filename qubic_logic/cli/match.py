@@ -23,6 +23,7 @@ from ..match import (
 from ..players import player_names
 from ..saving import write_atomically
 from ._common import check_output, positive_int, seconds
+from ._terminal import plain, say
 
 MAX_GAMES = 1_000_000  # games per series (per ordered pair in a round robin)
 
@@ -36,7 +37,7 @@ def _run(tasks, args) -> tuple[list[GameRecord], str | None]:
                                      lambda r: bar.advance(task))
     if stopped:
         reason = "Ctrl-C" if stopped == "interrupted" else "the time limit"
-        print(f"stopped early by {reason}: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
+        say(f"stopped early by {reason}: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
     return records, stopped
 
 
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
                  for i, (a, b) in enumerate(pairs) for j in range(args.games)]
         records, stopped = _run(tasks, args)
         table = cross_table(records, names)
-        print(table)
+        say(table)
         if args.table:
             write_atomically(args.table, table + "\n")
         if args.save:
@@ -89,7 +90,7 @@ def _status(stopped: str | None) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("match", help="play a series between players, or a round robin",
-                            description=__doc__.split("\n", 2)[2].replace("``", ""))
+                            description=plain(__doc__))
     parser.add_argument("players", nargs="*", metavar="PLAYER",
                         help="two players NAME[:key=value,...] (round robin: any, default all): "
                              f"{', '.join(player_names())}")

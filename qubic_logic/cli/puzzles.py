@@ -12,6 +12,7 @@ from ..notation import diagram
 from ..puzzles import SOURCES, generate
 from ..saving import write_atomically
 from ._common import check_output, non_negative_int, positive_int
+from ._terminal import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,13 +31,13 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         write_atomically(args.output, json.dumps(doc, indent=1) + "\n")
     else:
-        print(json.dumps(doc, indent=1))
+        say(json.dumps(doc, indent=1))
     if len(found) < args.count:
         err.print(f"found only {len(found)} of {args.count} puzzles; widen the lengths or change --seed")
     if args.output:
         for q in found:
-            print(f"{q.title} ({q.grade}, {len(q.solutions)} winning first moves)\n{diagram(q.position)}\n")
-        print(f"wrote {len(found)} puzzles to {args.output}")
+            say(f"{q.title} ({q.grade}, {len(q.solutions)} winning first moves)\n{diagram(q.position)}\n")
+        say(f"wrote {len(found)} puzzles to {args.output}")
     return 0
 
 

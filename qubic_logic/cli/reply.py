@@ -9,6 +9,7 @@ from ..match import make_player
 from ..players import player_names
 from ._common import cell_names, json_arg, notation_arg, print_json
 from ._game import game_arg
+from ._terminal import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
         print_json({"player": args.player, "side": side, "move": move.cell, "notation": names.form,
                     "cell": names.cell(move.cell), "explanation": move.explain(names)})
         return 0
-    print(f"{args.player} ({side.upper()}) plays {names.cell(move.cell)}: {move.explain(names)}")
+    say(f"{args.player} ({side.upper()}) plays {names.cell(move.cell)}: {move.explain(names)}")
     return 0
 
 

@@ -25,6 +25,7 @@ from ._common import (
     DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
     position_arg, positive_int, seconds, supervised_engine,
 )
+from ._terminal import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_tree(tree, fmt, args.notation).decode())
         where = ""
-    print(f"{tree.summary()} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
+    say(f"{tree.summary()} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
           file=sys.stderr if not args.output and fmt != "text" else sys.stdout)
     return 130 if tree.graph["truncated"] == "interrupted" else 0
 

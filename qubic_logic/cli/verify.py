@@ -29,6 +29,7 @@ from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
 from ._common import executor_args
 from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
+from ._terminal import say
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}
@@ -72,25 +73,25 @@ def _check(witnesses, args, tasks, time_limit: float | None) -> dict:
 
 
 def _print_verification(v: Verification, source: str) -> None:
-    print(f"{source}: {v.verdict.upper()} — {v.root.to_move.upper()} to move at "
+    say(f"{source}: {v.verdict.upper()} — {v.root.to_move.upper()} to move at "
           f"{format_patashnik(v.root) or 'the empty board'} wins by the dictionary"
           if v.verdict == "verified" else f"{source}: {v.verdict.upper()}")
-    print(f"  {v.positions:,} positions up to symmetry with {v.root.to_move.upper()} to move "
+    say(f"  {v.positions:,} positions up to symmetry with {v.root.to_move.upper()} to move "
           f"({v.defender_positions:,} after its move), {v.seconds:.2f} s on {v.jobs} "
           f"{'core' if v.jobs == 1 else 'cores'} [{v.engine}], "
           f"{v.positions / max(v.seconds, 1e-9):,.0f} positions/s")
     for rule in RULES:
-        print(f"  {RULE_TEXT[rule]:<22} {v.by_rule[rule]:>9,}")
+        say(f"  {RULE_TEXT[rule]:<22} {v.by_rule[rule]:>9,}")
     longest = v.longest_witness
     if longest:
-        print(f"  longest forced sequence needed: {v.longest} moves, at {format_patashnik(longest.position)}")
+        say(f"  longest forced sequence needed: {v.longest} moves, at {format_patashnik(longest.position)}")
     if v.unsettled:
-        print(f"  {v.unsettled:,} rule-(4) positions not settled before the run stopped (time limit or Ctrl-C)")
+        say(f"  {v.unsettled:,} rule-(4) positions not settled before the run stopped (time limit or Ctrl-C)")
     for f in v.failures[:20]:
-        print(f"  FAILS at {format_patashnik(f.position) or 'the empty board'}: {f.reason}; reached by moves "
+        say(f"  FAILS at {format_patashnik(f.position) or 'the empty board'}: {f.reason}; reached by moves "
               f"{','.join(map(str, f.moves)) or '(the root)'}")
     if len(v.failures) > 20:
-        print(f"  ... and {len(v.failures) - 20} more failures (see --json)")
+        say(f"  ... and {len(v.failures) - 20} more failures (see --json)")
 
 
 def run_dictionary(args: argparse.Namespace) -> int:
@@ -118,21 +119,21 @@ def run_dictionary(args: argparse.Namespace) -> int:
         if check:
             _print_check(check)
         if args.certificate:
-            print(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
+            say(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
     return 0 if v.verdict == "verified" and not (check and (check["rejected"] or check["stopped"])) else 1
 
 
 def _print_check(check: dict) -> None:
     verdict = "all pass" if not check["rejected"] else f"{check['rejected']:,} REJECTED"
     if check["stopped"]:
-        print(f"  re-checked {check['checked']:,} of {check['witnesses']:,} witnesses with {check['checker']}: "
+        say(f"  re-checked {check['checked']:,} of {check['witnesses']:,} witnesses with {check['checker']}: "
               f"INCOMPLETE ({check['stopped']}), {check['rejected']:,} rejected so far ({check['seconds']:.1f} s)")
     else:
-        print(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
+        say(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
               f"({check['seconds']:.1f} s)")
     for r in check["first_rejected"]:
         at = f"step {r['step']}: " if r["step"] else ""
-        print(f"    {r['position'] or 'the empty board'} {','.join(map(str, r['witness']))}: {at}{r['reason']}")
+        say(f"    {r['position'] or 'the empty board'} {','.join(map(str, r['witness']))}: {at}{r['reason']}")
 
 
 def run_certificate(args: argparse.Namespace) -> int:
@@ -143,7 +144,7 @@ def run_certificate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(check)
     else:
-        print(f"{args.file}:")
+        say(f"{args.file}:")
         _print_check(check)
     if check["stopped"] == "interrupted":
         return 130
@@ -188,26 +189,26 @@ def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
     where = f"{'from the empty board' if not j.root.count else 'from ' + format_patashnik(j.root)}"
     mode = "by the strategy alone" if j.pure else "by rules (1)-(4)"
     if j.verdict == "verified":
-        print(f"{j.source}: VERIFIED — {side} wins {where}, {mode}")
+        say(f"{j.source}: VERIFIED — {side} wins {where}, {mode}")
     elif j.verdict == "refuted":
         r = j.refutation
         outcome = "a draw" if r.result == "draw" else "no move" if r.result == "no move" else f"{r.result.upper()} wins"
-        print(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {r.length} moves "
+        say(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {r.length} moves "
               f"({'the shortest game' if j.shortest_proven else 'the shortest game found'})")
-        print(f"  game: {r.game_text}  ({r.reason})")
+        say(f"  game: {r.game_text}  ({r.reason})")
         if args.refutation:
-            print(f"  written to {args.refutation}: replay with qubic play --load {args.refutation}, "
+            say(f"  written to {args.refutation}: replay with qubic play --load {args.refutation}, "
                   f"or qubic show \"$(cat {args.refutation})\"")
     else:
-        print(f"{j.source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
-        print(f"  {j.open:,} opponent choices left open; most promising line: "
+        say(f"{j.source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
+        say(f"  {j.open:,} opponent choices left open; most promising line: "
               f"{format_mcdaniel(list(j.promising)) if j.promising else 'none'}")
-    print(f"  {j.positions:,} positions up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
+    say(f"  {j.positions:,} positions up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
           f"{j.seconds:.2f} s on {j.jobs} {'worker' if j.jobs == 1 else 'workers'}")
     for rule in STRATEGY_RULES:
-        print(f"  {STRATEGY_RULES[rule]:<22} {j.by_rule[rule]:>9,}")
+        say(f"  {STRATEGY_RULES[rule]:<22} {j.by_rule[rule]:>9,}")
     if j.verdict == "verified" and args.certificate:
-        print(f"  certificate: {len(j.choices):,} strategic moves written to {args.certificate} (check with "
+        say(f"  certificate: {len(j.choices):,} strategic moves written to {args.certificate} (check with "
               f"qubic verify dictionary {args.certificate}), {len(j.witnesses):,} forced wins to "
               f"{args.certificate}.witnesses")
 

@@ -9,6 +9,7 @@ from ._common import (
     DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, declarative_time_limit, json_arg, memory_limit_arg, notation_arg,
     position_arg, positive_int, print_json, seconds, supervised_engine,
 )
+from ._terminal import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,10 +26,10 @@ def run(args: argparse.Namespace) -> int:
     bound = f" within {args.max_length} moves" if args.max_length else ""
     nodes = f"{win.nodes} nodes, " if win.nodes else ""
     if not win.found:
-        print(f"{win.attacker.upper()} to move has no forced win by threat sequence{bound} "
+        say(f"{win.attacker.upper()} to move has no forced win by threat sequence{bound} "
               f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
         return 0
-    print(f"{win.attacker.upper()} wins in {win.length} move{'s' * (win.length != 1)}: {cell_names(args).cells(win.sequence)} "
+    say(f"{win.attacker.upper()} wins in {win.length} move{'s' * (win.length != 1)}: {cell_names(args).cells(win.sequence)} "
           f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
     return 0
 

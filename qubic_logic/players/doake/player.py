@@ -13,10 +13,11 @@ analysis runs when the game ends and the game is stored with its lesson.
 ``reading=literal`` keeps the listing's bugs where they change play; ``seed``
 draws the first strong square.
 
-Explanations name squares in Doake's 1..64 numbering (cell + 1).
+Explanations cite squares as cells, which the user's notation names (Doake's
+1..64 numbering is the ``number`` notation).
 
 >>> from qubic_logic.position import Game
->>> DoakePlayer(seed=1).choose(Game([0, 21, 1, 42, 2])).explanation
+>>> DoakePlayer(seed=1).choose(Game([0, 21, 1, 42, 2])).explain("number")
 "blocks the opponent's three on line 1 (square 4)"
 """
 
