@@ -32,10 +32,15 @@ def width_of(stream: TextIO) -> int | None:
     return shutil.get_terminal_size().columns if tty else None
 
 
-def fit(text: str, width: int | None) -> str:
-    """``text`` with each line longer than ``width`` wrapped between words (None: unchanged).
+def fit(text: str, width: int | None, hang: int | None = None) -> str:
+    """``text`` with each line longer than ``width`` wrapped between words (None: unchanged),
+    continuation lines indented ``hang`` columns (default: two past the line's own indent).
 
     A word longer than the whole width stays whole on a line of its own.
+
+    >>> print(fit("name  a description in words", 20, hang=6))
+    name  a description
+          in words
     """
     if width is None:
         return text
@@ -45,15 +50,17 @@ def fit(text: str, width: int | None) -> str:
             out.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip())]
-        out.extend(textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
+        more = indent + "  " if hang is None else " " * hang
+        out.extend(textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=more,
                                  break_long_words=False, break_on_hyphens=False) or [line])
     return "\n".join(out)
 
 
-def say(*parts: object, sep: str = " ", end: str = "\n", file: TextIO | None = None) -> None:
-    """``print`` that fits the terminal (see the module docstring)."""
+def say(*parts: object, sep: str = " ", end: str = "\n", file: TextIO | None = None,
+        hang: int | None = None) -> None:
+    """``print`` that fits the terminal (see the module docstring and :func:`fit`)."""
     stream = file if file is not None else sys.stdout
-    stream.write(fit(sep.join(map(str, parts)), width_of(stream)) + end)
+    stream.write(fit(sep.join(map(str, parts)), width_of(stream), hang) + end)
 
 
 def plain(doc: str) -> str:

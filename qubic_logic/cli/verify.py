@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..errors import Interrupted, QueryTimeout
 from ..notation import format_mcdaniel, format_patashnik, root_of
 from ..saving import write_atomically
+from ..shipped import resolve_dictionary
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.dictionary import StrategyDictionary
 from ..executor import make_executor
@@ -97,7 +98,7 @@ def _print_verification(v: Verification, source: str) -> None:
 def run_dictionary(args: argparse.Namespace) -> int:
     check_output(args.certificate)
     deadline = time.monotonic() + args.time_limit if args.time_limit else None
-    dictionary = StrategyDictionary.load(args.file)
+    dictionary = StrategyDictionary.load(resolve_dictionary(args.file))
     root = args.root if args.root is not None else dictionary.root
     err = Console(stderr=True)
     with _progress_bar(err) as bar:
@@ -240,7 +241,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")
-    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's format")
+    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's format: a file, or a shipped "
+                                                "dictionary's name (patashnik, qubic-logic-solved)")
     d.add_argument("--root", type=_position, default=None, metavar="POSITION",
                    help="where play starts (default: the file's 'root:' header line, else the empty board)")
     d.add_argument("--check-with", choices=CHECKERS, default=None,
@@ -255,7 +257,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = what.add_parser("strategy", help="verify a strategy (rules, dictionary or player), or refute it with a game")
     s.add_argument("source", metavar="SOURCE",
                    help="an ASP file (.lp) or Prolog file (.pl) defining play/1, a dictionary file, "
-                        "or player:NAME[:key=value,...]")
+                        "a shipped strategy's name (qubic list strategies) or player:NAME[:key=value,...]")
     s.add_argument("--side", choices=["x", "o"], default=None,
                    help="the strategy's side (default: the side to move at the root)")
     s.add_argument("--root", default=None, metavar="POSITION",

@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from importlib.resources import files
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
@@ -32,6 +30,7 @@ from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_game, par
 from ..players import REGISTRY, player_names
 from ..position import Game
 from ..puzzles import SOURCES, answer, generate
+from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
 from ..render.dot import node_caption, on_shortest_win
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
@@ -44,9 +43,6 @@ MAX_DICTIONARY = 500_000  # characters of pasted dictionary text
 MAX_SECONDS = 30.0
 DEFAULT_SECONDS = 10.0
 MAX_TREE_NODES = 5000
-DICTIONARIES = {"patashnik": "patashnik-qubic.dictionary",
-                "qubic-logic-solved": "qubic-logic-solved.dictionary"}
-STRATEGY_RULES = files("qubic_logic.rules") / "strategies"  # strategies written as rules, shipped
 
 PositionText = Annotated[str, Field(
     max_length=MAX_TEXT, examples=["1-2,22-52,27-4"],
@@ -294,18 +290,8 @@ async def puzzle_answer(req: AnswerRequest, request: Request) -> dict:
 
 @router.get("/dictionaries", summary="the shipped strategy dictionaries")
 def dictionaries() -> dict:
-    return {"dictionaries": [{"name": name, "entries": len(StrategyDictionary.load(shipped_path(name)))}
+    return {"dictionaries": [{"name": name, "entries": len(StrategyDictionary.load(dictionary_path(name)))}
                              for name in DICTIONARIES]}
-
-
-def shipped_path(name: str) -> Path:
-    """The file of a shipped dictionary."""
-    return Path(str(files("qubic_logic") / "data" / DICTIONARIES[name]))
-
-
-def strategy_rule_files() -> list[str]:
-    """The names of the shipped strategy rule files (ASP and Prolog)."""
-    return sorted(f.name for f in STRATEGY_RULES.iterdir() if f.name.endswith((".lp", ".pl")))
 
 
 def strategy_source(name: str) -> str:
@@ -339,7 +325,7 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
     if sum(x is not None for x in (req.dictionary, req.text, req.strategy)) != 1:
         raise InputError("dictionary", "give one of: the name of a shipped dictionary, a dictionary's text, "
                                        "or a strategy")
-    path = None if req.dictionary is None else str(shipped_path(req.dictionary))
+    path = None if req.dictionary is None else str(dictionary_path(req.dictionary))
     source = None if req.strategy is None else strategy_source(req.strategy)
     d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary") if req.text is not None else None
     if req.root:
