@@ -12,8 +12,8 @@ from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, FIRST_ROUND, ROUND_FACT
 from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
 from ..book.verify import verify_book
 from ..book.store import position_name
-from ..notation import format_cell
-from ._common import (_position, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
+from ..wording import counted
+from ._common import (_position, cell_names, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       position_arg, positive_int, print_json, seconds)
 from ._terminal import say
 
@@ -43,13 +43,19 @@ def run_build(args: argparse.Namespace) -> int:
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
                             memory_limit=args.memory_limit or None, executor=executor, progress=show,
                             time_limit=args.time_limit, first_round=args.first_round)
-    state = {None: "complete", "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept, "
+    budget = f"the budget of {args.budget:g} s each" if args.budget else "the memory limit"
+    left_open = (f"done, {counted(report.open, 'position')} left open within {budget}: a larger --budget "
+                 "or --memory-limit goes on with them from their saved tables")
+    state = {None: "complete: every position is settled" if not report.open else left_open,
+             "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept, "
              "and the searches then running kept their tables (local workers); run the same command to continue",
              "time limit": "time limit: every settled position is kept, and the searches it cut short kept their "
              "tables; run the same command to go on"}[report.stopped]
-    say(f"{args.book}: {report.settled:,} of {report.total:,} positions settled, {report.open:,} open; "
-          f"{report.searched:,} of {report.units:,} searches run this time ({report.propagated:,} positions "
-          f"settled by propagation), {report.seconds:.1f} s on {report.jobs} {report.executor} workers — {state}")
+    say(f"{args.book}: {report.settled:,} of {counted(report.total, 'position')} settled, {report.open:,} open; "
+        f"{report.searched:,} of {counted(report.units, 'search', 'searches')} run this time "
+        f"({counted(report.propagated, 'position')} settled by propagation), {report.seconds:.1f} s on "
+        f"{counted(report.jobs, f'{report.executor} worker')}")
+    say(state)
     return 130 if report.stopped == "interrupted" else 0  # as every command after Ctrl-C
 
 
@@ -86,7 +92,8 @@ def run_show(args: argparse.Namespace) -> int:
         return 1 if refused else 0
     e = answer.entry
     side = args.position.to_move.upper()
-    move = "none" if answer.move is None else format_cell(answer.move, args.notation)
+    names = cell_names(args)
+    move = "none" if answer.move is None else names.cell(answer.move)
     what = {"win": f"{side} to move WINS with {move}", "loss": f"{side} to move LOSES (longest defence: {move})",
             "no win": f"{side} to move cannot force a win (proven)",
             "open": f"{side} to move: open ("
@@ -104,7 +111,7 @@ def run_show(args: argparse.Namespace) -> int:
     for m, child in replies:
         value = "not in the book" if child is None else child.value
         size = "" if child is None or child.proof_size is None else f"  {child.proof_size:,} strategic positions"
-        say(f"  {format_cell(m, args.notation):>4}  {value}{size}")
+        say(f"  {names.cell(m):>4}  {value}{size}")
     if refused:
         why = ("its strategy answers each move of the side to move; write the position after one of them"
                if e.value == "loss" else "no strategy is stored for it")

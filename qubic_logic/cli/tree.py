@@ -22,7 +22,7 @@ from ..forcegraph import force_graph
 from ..forcetree import force_tree
 from ..render import FORMATS, format_for_path, render_tree, write_tree
 from ._common import (
-    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
+    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
     position_arg, positive_int, seconds, supervised_engine,
 )
 from ._terminal import say
@@ -30,6 +30,8 @@ from ._terminal import say
 
 def run(args: argparse.Namespace) -> int:
     fmt = args.format or (format_for_path(args.output) if args.output else "text")
+    names = cell_names(args)
+    args.notation = names.form
     err = Console(stderr=True)
     start = time.perf_counter()
     args.position.require_in_play()
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_tree(tree, fmt, args.notation).decode())
         where = ""
-    say(f"{tree.summary()} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
+    say(f"{tree.summary(names)} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
           file=sys.stderr if not args.output and fmt != "text" else sys.stdout)
     return 130 if tree.graph["truncated"] == "interrupted" else 0
 
