@@ -399,13 +399,18 @@ GAME_FORMS = ("McDaniel 1-2,22-52,27 (one move: 1,) | moves:0,1,21 | cells separ
               "unambiguous notation (.231 .322, 231 322) | empty")
 
 
-def parse_game(text: str) -> Game:
-    """A game from its moves, oldest first; each move is checked for legality.
+def parse_game(text: str, notation: str | None = None) -> Game:
+    """A game from its moves, oldest first; each move is checked for legality. Bare numbers among
+    cells separated by spaces are read in ``notation`` (``index`` or ``number``).
 
     >>> parse_game('1-2,22').moves, parse_game('moves:0,1,21').moves, parse_game('.231 .322').moves
     ([0, 1, 21], [0, 1, 21], [24, 37])
-    >>> parse_game('empty').moves
-    []
+    >>> parse_game('empty').moves, parse_game('5', 'number').moves
+    ([], [4])
+    >>> parse_game('5')
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.NotationError: '5' is ambiguous: index 5 (0..63) or number 5 (1..64); say which notation (index or number), or write the game as moves:5 (index) or 5, (McDaniel's numbers 1..64)
     """
     s = text.strip()
     if s in ("", "empty"):
@@ -417,11 +422,20 @@ def parse_game(text: str) -> Game:
     elif re.fullmatch(r"[\d,\-\s]+", s) and re.search(r"[-,]", s):
         cells = parse_mcdaniel(s)
     else:
+        tokens = s.split()
+        bare = notation if notation in ("index", "number") else None
+        ambiguous = [t for t in tokens if bare is None and re.fullmatch(r"0?[1-9]|[1-5]\d|6[0-3]", t)]
+        if ambiguous:
+            n = ambiguous[0]
+            raise NotationError(
+                f"{shown(n)} is ambiguous: index {n} (0..63) or number {n} (1..64); say which notation (index or "
+                f"number), or write the game as moves:{' '.join(tokens).replace(' ', ',')} (index) or "
+                f"{','.join(tokens)}, (McDaniel's numbers 1..64)")
         try:
-            cells = [parse_cell(token) for token in s.split()]
+            cells = [parse_cell(t, bare if t.isdigit() else None) for t in tokens]
         except NotationError as exc:
             raise NotationError(f"{exc}; a game is written as {GAME_FORMS}") from None
-    return replay(cells, CellNames(input_notation(s)))
+    return replay(cells, CellNames(notation or input_notation(s)))
 
 
 def root_of(text: str) -> tuple[Position, tuple[int, ...] | None]:

@@ -14,6 +14,7 @@ scripts.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -24,12 +25,17 @@ from rich.console import Console
 
 
 def width_of(stream: TextIO) -> int | None:
-    """The terminal's width if ``stream`` is a terminal, else None (no wrapping)."""
+    """The terminal's width if ``stream`` is a terminal, else None (no wrapping).
+
+    The terminal's own size comes first: ``COLUMNS`` is only a fallback, as a
+    line-editing library may have set it before the window took its size.
+    """
     try:
-        tty = stream.isatty()
-    except (AttributeError, ValueError):
+        if not stream.isatty():
+            return None
+        return os.get_terminal_size(stream.fileno()).columns or shutil.get_terminal_size().columns
+    except (AttributeError, ValueError, OSError):
         return None
-    return shutil.get_terminal_size().columns if tty else None
 
 
 def fit(text: str, width: int | None, hang: int | None = None) -> str:
@@ -78,5 +84,5 @@ def plain(doc: str) -> str:
 def console(stderr: bool = False, **options) -> Console:
     """A rich console that wraps at words in a terminal and never wraps piped output."""
     stream = sys.stderr if stderr else sys.stdout
-    tty = width_of(stream) is not None
-    return Console(stderr=stderr, highlight=False, soft_wrap=not tty, **options)
+    width = width_of(stream)
+    return Console(stderr=stderr, highlight=False, soft_wrap=width is None, width=width, **options)

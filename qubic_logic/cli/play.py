@@ -20,20 +20,21 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 
 from rich.console import Console
 from rich.markup import escape
 
 from ..core import shortest_forced_win
-from ..errors import QubicError, QueryTimeout
+from ..errors import NotationError, QubicError, QueryTimeout
 from ..match import make_player
-from ..notation import CellNames, format_mcdaniel, input_notation, parse_cell
+from ..notation import CellNames, format_mcdaniel, input_notation, parse_cell, shown
 from ..players import player_names
 from ..position import Game
 from ..saving import write_atomically
 from ._board import LEGEND, board_text
 from ._common import notation_arg
-from ._terminal import console as terminal_console, plain
+from ._terminal import console as terminal_console, plain, width_of
 from ._game import read_game_file
 
 HUMAN = "human"
@@ -136,6 +137,9 @@ class Session:
                     self.console.print(f"{self.who(side)}: {said}")
 
     def human_turn(self, side: str) -> None:
+        width = width_of(sys.stdout)
+        if width:
+            self.console.width = width  # the window may have been resized since the last turn
         try:
             text = input(f"{self.who(side)} to move> ").strip()  # the plain prompt keeps its space
         except EOFError:
@@ -163,7 +167,11 @@ class Session:
             elif word in ("save", "load"):
                 self.console.print(f"{word} needs a file name, e.g. {word} game.txt")
             elif text:
-                self.game.play(read_move(text, self.notation))
+                try:
+                    cell = read_move(text, self.notation)
+                except NotationError:
+                    raise NotationError(f"{shown(text)} is not a move or a command") from None
+                self.game.play(cell)
                 self.shown = False
                 if not self.fixed and input_notation(text) in ("lrc", "hp67"):
                     self.cells = CellNames(input_notation(text))
@@ -173,7 +181,7 @@ class Session:
             raise
         except (QubicError, OSError) as exc:
             message = str(exc)
-            if not re.search(r"\bexpected\b", message):
+            if isinstance(exc, NotationError) or not re.search(r"\bexpected\b", message):
                 message += f"; expected {COMMANDS.format(example=self.example)}"
             self.console.print(f"[red]{escape(message)}[/red]", highlight=False)
         except Exception as exc:  # a bug must not cost the game: say it and go on

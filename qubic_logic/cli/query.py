@@ -10,6 +10,7 @@ bindings of each solution are printed.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from ._common import (
@@ -28,6 +29,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _answer(engine, args: argparse.Namespace) -> int:
     if args.engine == "asp":
+        if not _shows(args.goal, args.rules):
+            say("qubic query: the program has no #show, so every atom of each model is shown (the project's "
+                "rules included); add e.g. '#show winning_move/3.' to choose", file=sys.stderr)
         result = engine.query(args.position, args.goal, args.rules, args.time_limit, models=args.models,
                               optimal=args.optimal, project=not args.every_model,
                               max_length=args.max_length)
@@ -53,6 +57,22 @@ def _answer(engine, args: argparse.Namespace) -> int:
     if not solutions:
         say("false.")
     return 0
+
+
+def _shows(goal: str, rule_files: list[str]) -> bool:
+    """Whether the ASP program (the goal and the user's rule files) has a ``#show`` directive.
+
+    >>> _shows('#show m/1. m(X) :- x(X).', []), _shows('m(X) :- x(X).', [])
+    (True, False)
+    """
+    texts = [goal]
+    for path in rule_files:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                texts.append(f.read())
+        except OSError:
+            return True  # the engine reports the missing file
+    return any(re.search(r"#show\b", t) for t in texts)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -8,12 +8,12 @@ from ..errors import IllegalMoveError
 from ..match import make_player
 from ..players import player_names
 from ._common import cell_names, json_arg, notation_arg, print_json
-from ._game import game_arg
+from ._game import game_arg, game_of
 from ._terminal import say
 
 
 def run(args: argparse.Namespace) -> int:
-    game = args.game
+    game = game_of(args)
     if game.position.is_over:
         raise IllegalMoveError("the game is already over; expected a game with a move to make")
     player = make_player(args.player)
