@@ -63,10 +63,12 @@ def fit(text: str, width: int | None, hang: int | None = None) -> str:
 
 
 def say(*parts: object, sep: str = " ", end: str = "\n", file: TextIO | None = None,
-        hang: int | None = None) -> None:
+        hang: int | None = None, flush: bool = False) -> None:
     """``print`` that fits the terminal (see the module docstring and :func:`fit`)."""
     stream = file if file is not None else sys.stdout
     stream.write(fit(sep.join(map(str, parts)), width_of(stream), hang) + end)
+    if flush:
+        stream.flush()
 
 
 def plain(doc: str) -> str:

@@ -26,7 +26,7 @@ from ..forcegraph import MERGES, force_graph
 from ..forcetree import EDGE_KINDS, force_tree
 from ..geometry import cells_of
 from ..match import make_player
-from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_game, parse_position, root_of
+from ..notation import CELL_FORMS, CellNames, format_cell, format_mcdaniel, parse_game, parse_position, root_of
 from ..players import REGISTRY, player_names
 from ..position import Game
 from ..puzzles import SOURCES, answer, generate
@@ -112,7 +112,8 @@ class GameRequest(BaseModel):
 class ReplyRequest(BaseModel):
     moves: Moves = []
     player: Annotated[str, Field(max_length=40, description="a registered player name")]
-    notation: Notation = Field("index", description="how the explanation writes cells")
+    notation: Notation = Field("index", description="how the explanation writes cells (the response also "
+                                                    "holds it in every notation, as explanations)")
 
 
 class PuzzlesRequest(BaseModel):
@@ -151,9 +152,13 @@ def game_of(req: GameRequest | ReplyRequest) -> Game:
 
 
 def game_state(game: Game, form: str) -> dict:
-    """The game as the Play page shows it."""
-    return {"moves": list(game.moves), "mcdaniel": format_mcdaniel(game.moves),
-            "cells": [format_cell(c, form) for c in game.moves], "position": board(game.position)}
+    """The game as the Play page shows it: moves 0..63, their names in ``form`` (``notation``), and the
+    move list written in every notation (``lines``: McDaniel's pairs for ``number``)."""
+    names = CellNames(form)
+    return {"moves": list(game.moves), "notation": form, "mcdaniel": format_mcdaniel(game.moves),
+            "cells": [names.cell(c) for c in game.moves],
+            "lines": {f: CellNames(f).line(game.moves) if game.moves else "" for f in CELL_FORMS},
+            "position": board(game.position)}
 
 
 # ------------------------------------------------------------------ endpoints
@@ -249,7 +254,9 @@ async def reply(req: ReplyRequest, request: Request) -> dict:
     side = g.position.to_move
     start = time.perf_counter()
     move = await _runner(request).call(player.choose, g, seconds=MAX_SECONDS, what=f"player {req.player}")
-    return {"player": req.player, "side": side, "move": move.cell, "explanation": move.explain(req.notation),
+    return {"player": req.player, "side": side, "move": move.cell, "notation": req.notation,
+            "explanation": move.explain(req.notation),
+            "explanations": {form: move.explain(form) for form in CELL_FORMS},
             "seconds": round(time.perf_counter() - start, 6)}
 
 
@@ -261,7 +268,7 @@ async def hint_route(req: GameRequest, request: Request) -> dict:
     text = await _runner(request).call(hint, g, req.notation, seconds=MAX_SECONDS, what="the hint")
     found = await _runner(request).call(get_engine("auto").shortest_forced_win, g.position, None, 5.0,
                                         seconds=MAX_SECONDS, what="the hint")
-    return {"text": text, "length": found.length, "sequence": list(found.sequence)}
+    return {"text": text, "notation": req.notation, "length": found.length, "sequence": list(found.sequence)}
 
 
 @router.post("/puzzles", summary="'X to move wins in N' puzzles from seeded games")
