@@ -14,6 +14,7 @@ from ..geometry import cells_of
 from ..errors import IllegalPositionError, Interrupted, QueryTimeout
 from ..notation import diagram
 from ..position import Position
+from ..wording import counted
 from ._common import cell_names, json_arg, memory_limit_arg, notation_arg, print_json, seconds
 from ._terminal import say
 
@@ -55,12 +56,12 @@ def run(args: argparse.Namespace) -> int:
                                         for case, why in result.counterexamples]})
         return 0 if result.holds else 1
     if result.holds:
-        say(f"the rule holds in all {result.checked} positions of {domains} "
+        say(f"the rule holds in all {counted(result.checked, 'position')} of {domains} "
               f"[{result.engine}, {result.seconds:.1f} s]")
         return 0
     found = len(result.counterexamples)
     say(f"the rule FAILS: {found} counterexample{'s' * (found != 1)} "
-          f"({result.checked} positions of {domains} checked) [{result.engine}, {result.seconds:.1f} s]")
+          f"({counted(result.checked, 'position')} of {domains} checked) [{result.engine}, {result.seconds:.1f} s]")
     for case, why in result.counterexamples:
         say(f"counterexample: {case.describe(cell_names(args))}" + (f"\n  {why}" if why else ""))
         picture = _picture(case.x, case.o)

@@ -32,6 +32,7 @@ from ..notation import CellNames, format_mcdaniel, input_notation, parse_cell, s
 from ..players import player_names
 from ..position import Game
 from ..saving import write_atomically
+from ..wording import counted
 from ._board import LEGEND, board_text
 from ._common import notation_arg
 from ._terminal import console as terminal_console, plain, width_of
@@ -106,8 +107,8 @@ class Session:
     def result(self) -> str:
         p = self.game.position
         if p.winner:
-            return f"{self.who(p.winner)} wins on {self.cells.cells(p.winning_line)} after {len(self.game.moves)} moves."
-        return f"Draw: the board is full after {len(self.game.moves)} moves."
+            return f"{self.who(p.winner)} wins on {self.cells.cells(p.winning_line)} after {counted(len(self.game.moves), 'move')}."
+        return f"Draw: the board is full after {counted(len(self.game.moves), 'move')}."
 
     def play(self) -> str:
         while not self.game.position.is_over:
@@ -156,12 +157,11 @@ class Session:
                 self.console.print(hint(self.game, self.cells))
             elif word == "save" and rest:
                 write_atomically(rest.strip(), format_mcdaniel(self.game.moves) + "\n")
-                self.console.print(f"saved {len(self.game.moves)} moves to {rest.strip()}")
+                self.console.print(f"saved {counted(len(self.game.moves), 'move')} to {rest.strip()}")
             elif word == "load" and rest:
                 self.game = read_game_file(rest.strip())
                 self.shown = False
-                count = len(self.game.moves)
-                self.console.print(f"loaded {count} move{'s' * (count != 1)} from {rest.strip()} "
+                self.console.print(f"loaded {counted(len(self.game.moves), 'move')} from {rest.strip()} "
                                    f"(moves: {format_mcdaniel(self.game.moves) or 'none'}); "
                                    f"{self.game.position.to_move.upper()} to move")
             elif word in ("save", "load"):
@@ -209,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(session.play(), style="bold")
     except (Quit, KeyboardInterrupt):
         moves = format_mcdaniel(session.game.moves) or "none"
-        console.print(f"\ngame left after {len(session.game.moves)} moves (moves: {moves})")
+        console.print(f"\ngame left after {counted(len(session.game.moves), 'move')} (moves: {moves})")
     return 0
 
 

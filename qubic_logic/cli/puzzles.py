@@ -11,6 +11,7 @@ from ..errors import QubicError
 from ..notation import diagram
 from ..puzzles import SOURCES, generate
 from ..saving import write_atomically
+from ..wording import counted
 from ._common import check_output, non_negative_int, positive_int
 from ._terminal import say
 
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         for q in found:
             say(f"{q.title} ({q.grade}, {len(q.solutions)} winning first moves)\n{diagram(q.position)}\n")
-        say(f"wrote {len(found)} puzzles to {args.output}")
+        say(f"wrote {counted(len(found), 'puzzle')} to {args.output}")
     return 0
 
 

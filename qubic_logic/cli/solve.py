@@ -15,6 +15,7 @@ from ..errors import DataFormatError, QubicError
 from ..saving import check_writable, write_atomically
 from ..strategy.solve import solve
 from ..strategy.split import polish, solve_split, time_left
+from ..wording import counted
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
 from ._terminal import say
 
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     side = args.position.to_move.upper()
     if result.status == "not won" and args.move is not None and not args.split:
-        say(f"{side} to move: {args.move} does not force a win (proven) [{result.nodes:,} nodes, "
+        say(f"{side} to move: {args.move} does not force a win (proven) [{counted(result.nodes, 'node')}, "
               f"{result.seconds:.2f} s]")
     elif result.status == "won":
         say(f"{side} to move WINS, starting with {result.move}: {result.strategy_size:,} strategic positions "

@@ -28,6 +28,7 @@ from ..strategy.judge_jobs import judge_on
 from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
+from ..wording import counted
 from ._common import executor_args
 from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
 from ._terminal import say
@@ -77,7 +78,7 @@ def _print_verification(v: Verification, source: str) -> None:
     say(f"{source}: {v.verdict.upper()} — {v.root.to_move.upper()} to move at "
           f"{format_patashnik(v.root) or 'the empty board'} wins by the dictionary"
           if v.verdict == "verified" else f"{source}: {v.verdict.upper()}")
-    say(f"  {v.positions:,} positions up to symmetry with {v.root.to_move.upper()} to move "
+    say(f"  {counted(v.positions, 'position')} up to symmetry with {v.root.to_move.upper()} to move "
           f"({v.defender_positions:,} after its move), {v.seconds:.2f} s on {v.jobs} "
           f"{'core' if v.jobs == 1 else 'cores'} [{v.engine}], "
           f"{v.positions / max(v.seconds, 1e-9):,.0f} positions/s")
@@ -85,7 +86,7 @@ def _print_verification(v: Verification, source: str) -> None:
         say(f"  {RULE_TEXT[rule]:<22} {v.by_rule[rule]:>9,}")
     longest = v.longest_witness
     if longest:
-        say(f"  longest forced sequence needed: {v.longest} moves, at {format_patashnik(longest.position)}")
+        say(f"  longest forced sequence needed: {counted(v.longest, 'move')}, at {format_patashnik(longest.position)}")
     if v.unsettled:
         say(f"  {v.unsettled:,} rule-(4) positions not settled before the run stopped (time limit or Ctrl-C)")
     for f in v.failures[:20]:
@@ -194,7 +195,7 @@ def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
     elif j.verdict == "refuted":
         r = j.refutation
         outcome = "a draw" if r.result == "draw" else "no move" if r.result == "no move" else f"{r.result.upper()} wins"
-        say(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {r.length} moves "
+        say(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {counted(r.length, 'move')} "
               f"({'the shortest game' if j.shortest_proven else 'the shortest game found'})")
         say(f"  game: {r.game_text}  ({r.reason})")
         if args.refutation:
@@ -204,7 +205,7 @@ def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
         say(f"{j.source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
         say(f"  {j.open:,} opponent choices left open; most promising line: "
               f"{format_mcdaniel(list(j.promising)) if j.promising else 'none'}")
-    say(f"  {j.positions:,} positions up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
+    say(f"  {counted(j.positions, 'position')} up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
           f"{j.seconds:.2f} s on {j.jobs} {'worker' if j.jobs == 1 else 'workers'}")
     for rule in STRATEGY_RULES:
         say(f"  {STRATEGY_RULES[rule]:<22} {j.by_rule[rule]:>9,}")
