@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..book import OpeningBook, build_book
@@ -15,12 +14,12 @@ from ..book.store import position_name
 from ..wording import counted
 from ._common import (_position, cell_names, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       position_arg, positive_int, print_json, seconds)
-from ._terminal import say
+from ._terminal import say, console as terminal_console
 
 
 def run_build(args: argparse.Namespace) -> int:
     check_output(args.book)  # a new book's folder must exist and be writable before any search
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with executor_from(args) as executor, Progress(*columns, console=err, transient=False,
@@ -135,7 +134,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with executor_from(args) as executor, err.status("verifying…") as status:
         result = verify_book(args.book, executor=executor, time_limit=args.time_limit,
                              progress=lambda done, total: status.update(f"verifying… {done} of {total} entries"))

@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..claims.rulecheck import check_rules
@@ -16,7 +15,7 @@ from ..notation import diagram
 from ..position import Position
 from ..wording import counted
 from ._common import cell_names, json_arg, memory_limit_arg, notation_arg, print_json, seconds
-from ._terminal import say
+from ._terminal import say, console as terminal_console
 
 
 def _picture(x: int, o: int) -> str:
@@ -38,7 +37,7 @@ def _counted() -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with Progress(TextColumn("checking"), BarColumn(), TextColumn("{task.completed}/{task.total} positions"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("check", total=None)

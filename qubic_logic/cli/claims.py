@@ -6,7 +6,6 @@ import argparse
 import sys
 import time
 
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -18,7 +17,7 @@ from ..claims.report import PLAYED_CLAIMS, figures_text, markdown, verdict
 from ..errors import QubicError
 from ..supervisor import Supervisor
 from ._common import memory_limit_arg, print_json, seconds
-from ._terminal import console, say, width_of
+from ._terminal import console, say, width_of, console as terminal_console
 
 
 def _run_claim(worker: Supervisor, claim: Claim, args: argparse.Namespace) -> ClaimResult:
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
                              f"leave out --engine or choose claims written for {args.engine}")
         chosen = [c for c in chosen if args.engine in c.rules]
     results = []
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("claims", total=len(chosen))

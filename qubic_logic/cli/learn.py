@@ -26,7 +26,7 @@ from ..players.doake.report import evaluation_rows, pattern_rows
 from ..players.doake.store import Brain
 from ..players.doake.train import SELF, evaluate, train, wilson
 from ._common import check_output, positive_int, seconds
-from ._terminal import plain, say
+from ._terminal import plain, say, console as terminal_console
 
 
 def _progress(console: Console) -> Progress:
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         make_player(spec)  # an unknown player fails before a brain file is created
     check_output(args.curve, args.export)  # before hours of training, not after
     brain = Brain(args.brain, create=bool(args.against or args.evaluate))
-    err = Console(stderr=True, highlight=False)
+    err = terminal_console(stderr=True)
     try:
         if args.against:
             _train(brain, args, err)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -23,14 +22,14 @@ from ..match import (
 from ..players import player_names
 from ..saving import write_atomically
 from ._common import check_output, positive_int, seconds
-from ._terminal import plain, say
+from ._terminal import plain, say, console as terminal_console
 
 MAX_GAMES = 1_000_000  # games per series (per ordered pair in a round robin)
 
 
 def _run(tasks, args) -> tuple[list[GameRecord], str | None]:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True,
+    with Progress(*columns, console=terminal_console(stderr=True), transient=True,
                   disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("games", total=len(tasks))
         records, stopped = run_games(tasks, args.jobs, args.time_limit,
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_column(col, justify="left" if col in ("player", "side") else "right")
     for row in series_table(result):
         table.add_row(*row)
-    Console().print(table)
+    terminal_console().print(table)
     if args.save:
         save_games(args.save, records)
     return _status(stopped)

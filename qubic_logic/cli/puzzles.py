@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 
-from rich.console import Console
 
 from ..errors import QubicError
 from ..notation import diagram
@@ -13,7 +12,7 @@ from ..puzzles import SOURCES, generate
 from ..saving import write_atomically
 from ..wording import counted
 from ._common import check_output, non_negative_int, positive_int
-from ._terminal import say
+from ._terminal import say, console as terminal_console
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     if args.min_length < 2:
         raise QubicError("--min-length must be at least 2 (a win in 1 is no puzzle)")
     check_output(args.output)
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with err.status("playing games for puzzles…") as status:
         found = generate(args.count, args.seed, args.min_length, args.max_length, args.source,
                          progress=lambda n, g: status.update(

@@ -2,9 +2,10 @@
 
 The project's rules (geometry, threats, forcing; docs/predicates.md) and
 your ``--rules`` files are loaded with the position's facts ``x/1``, ``o/1``.
-ASP: GOAL is program text (``#show`` what you want); the atoms of every
-model (or the optimal ones) are printed. Prolog: GOAL is a goal; the
-bindings of each solution are printed.
+ASP: GOAL is program text (``#show`` what you want; without it every atom,
+the project's included, is shown); the atoms of every model (or the optimal
+ones) are printed. Prolog: GOAL is a goal; the bindings of each solution
+are printed.
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
 
 from ..errors import DataFormatError, QubicError
 from ..saving import check_writable, write_atomically
@@ -17,7 +16,7 @@ from ..strategy.solve import solve
 from ..strategy.split import polish, solve_split, time_left
 from ..wording import counted
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
-from ._terminal import say
+from ._terminal import say, console as terminal_console
 
 
 def _saved_table(args: argparse.Namespace) -> bytes | None:
@@ -39,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     args.position.require_in_play()
     check_output(args.output)
     table = _saved_table(args)
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with err.status("solving…") as status:
         if args.split:
             with executor_from(args) as executor:

@@ -14,7 +14,6 @@ import argparse
 import sys
 import time
 
-from rich.console import Console
 
 from ..engines import ENGINE_NAMES
 from ..errors import QubicError
@@ -25,14 +24,14 @@ from ._common import (
     DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
     position_arg, positive_int, seconds, supervised_engine,
 )
-from ._terminal import say
+from ._terminal import say, console as terminal_console
 
 
 def run(args: argparse.Namespace) -> int:
     fmt = args.format or (format_for_path(args.output) if args.output else "text")
     names = cell_names(args)
     args.notation = names.form
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     start = time.perf_counter()
     args.position.require_in_play()
     check_output(args.output)
@@ -62,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     elif fmt == "text":
         from ..render.text import rich_tree
 
-        Console(highlight=False).print(rich_tree(tree, args.notation))
+        terminal_console().print(rich_tree(tree, args.notation))
         where = ""
     elif fmt == "png":
         raise QubicError("PNG is binary: give a file with -o FILE.png")

@@ -31,7 +31,7 @@ from ..strategy.witness_check import CHECKERS, check_witnesses
 from ..wording import counted
 from ._common import executor_args
 from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
-from ._terminal import say
+from ._terminal import say, console as terminal_console
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}
@@ -101,7 +101,7 @@ def run_dictionary(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.time_limit if args.time_limit else None
     dictionary = StrategyDictionary.load(resolve_dictionary(args.file))
     root = args.root if args.root is not None else dictionary.root
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with _progress_bar(err) as bar:
         tasks = _Tasks(bar)
         v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=_left(deadline),
@@ -141,7 +141,7 @@ def _print_check(check: dict) -> None:
 def run_certificate(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.time_limit if args.time_limit else None
     witnesses = load_certificate(args.file)
-    with _progress_bar(Console(stderr=True)) as bar:
+    with _progress_bar(terminal_console(stderr=True)) as bar:
         check = _check(witnesses, args, _Tasks(bar), _left(deadline))
     if args.json:
         print_json(check)
@@ -166,7 +166,7 @@ def run_strategy(args: argparse.Namespace) -> int:
     root_text = args.root or "empty"
     root, root_moves = root_of(root_text)
     check_output(args.certificate, args.refutation)
-    console = Console(stderr=True)
+    console = terminal_console(stderr=True)
     with _progress_bar(console) if console.is_terminal else nullcontext() as bar:  # an error stays one line
         j = _judge(args, root, root_moves, _Tasks(bar) if bar else None)
     written = []
