@@ -9,7 +9,8 @@ scripts.
 >>> print(fit("  a line of several words to wrap", 16))
   a line of
     several
-    words to wrap
+    words to
+    wrap
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def plain(doc: str) -> str:
     """A docstring as plain text for ``--help``: its first line (the module's title) dropped,
     reStructuredText literals and roles unwrapped.
 
-    >>> plain('``qubic x``: title.\n\nRead :mod:`~qubic_logic.notation`, ``rules``; see::')
+    >>> plain('``qubic x``: title.\\n\\nRead :mod:`~qubic_logic.notation`, ``rules``; see::')
     'Read qubic_logic.notation, rules; see:'
     """
     body = doc.split("\n\n", 1)[1] if "\n\n" in doc else doc

@@ -30,9 +30,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _answer(engine, args: argparse.Namespace) -> int:
     if args.engine == "asp":
-        if not _shows(args.goal, args.rules):
-            say("qubic query: the program has no #show, so every atom of each model is shown (the project's "
-                "rules included); add e.g. '#show winning_move/3.' to choose", file=sys.stderr)
         result = engine.query(args.position, args.goal, args.rules, args.time_limit, models=args.models,
                               optimal=args.optimal, project=not args.every_model,
                               max_length=args.max_length)
@@ -47,7 +44,10 @@ def _answer(engine, args: argparse.Namespace) -> int:
             say(f"Model {i}{cost}: {' '.join(atoms)}")
         state = "SATISFIABLE" if result.satisfiable else "UNSATISFIABLE"
         more = "" if result.exhausted or not result.satisfiable else ", more may exist"
-        say(f"{state} ({len(result.models)} model{'s' * (len(result.models) != 1)} shown{more})")
+        every = "" if _shows(args.goal, args.rules) else (
+            "; the program has no #show, so every atom is shown, the project's rules' included: "
+            "add e.g. '#show winning_move/3.' to choose")
+        say(f"{state} ({len(result.models)} model{'s' * (len(result.models) != 1)} shown{more}{every})")
         return 0
     solutions = engine.query(args.position, args.goal, args.rules, args.time_limit, max_solutions=args.models)
     if args.json:
