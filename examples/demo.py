@@ -1,7 +1,8 @@
 """The main job of ``make demo``: a tour of qubic-logic, each step a ``qubic`` command.
 
-Run it with ``python examples/demo.py``; every command it runs is printed first so it
-can be copied.
+Run it with ``python examples/demo.py`` from any folder (shipped dictionaries and
+strategies are named, not pathed; what it makes goes to ``out/`` there); every command
+it runs is printed first so it can be copied.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ STEPS: list[tuple] = [
     ("The force tree of that win, drawn as an offline interactive page",
      ["tree", "1-2,22-52,27-4", "--only-winning", "-o", str(OUT / "plane17-tree.html")]),
     ("Patashnik's 1977 proof that X wins, checked end to end (dictionary credited in qubic_logic/data/README.md)",
-     ["verify", "dictionary", "qubic_logic/data/patashnik-qubic.dictionary"]),
+     ["verify", "dictionary", "patashnik"]),
     ("A strategy written as ASP rules (X plays on its most open lines), verified against every defence",
-     ["verify", "strategy", "rules/strategies/open-lines.lp", "--root", "xx1oo1x1oo2o8o3x15xxo19x"]),
+     ["verify", "strategy", "open-lines.lp", "--root", "xx1oo1x1oo2o8o3x15xxo19x"]),
     ("McDaniel's 1975 program as X, checked against every defence: the shortest game that beats it",
      ["verify", "strategy", "player:mcdaniel"], 1),  # exit status 1: refuted, as expected
     ("The native proof-number search: a winning strategy for a 4-stone position, written and verified",

@@ -30,8 +30,10 @@ from itertools import pairwise
 import networkx as nx
 
 from .forcetree import ForceTree
+from .notation import CellNames
 from .position import Position
 from .symmetry import canonical_masks
+from .wording import counted
 
 MERGES = ("transpositions", "symmetry")
 _STATUS_RANK = {"win": 0, "fail": 1, "cut": 2}
@@ -49,7 +51,7 @@ class ForceGraph(ForceTree):
         nodes = nx.shortest_path(self, self.root, node)
         return tuple(self.edges[a, b]["move"] for a, b in pairwise(nodes))
 
-    def summary(self) -> str:
+    def summary(self, names: CellNames = CellNames()) -> str:
         """The tree's summary with both node counts.
 
         >>> from qubic_logic.notation import parse_position
@@ -57,11 +59,12 @@ class ForceGraph(ForceTree):
         >>> force_graph(force_tree(parse_position('moves:0,48,1,49,6,60'), engine='python')).summary()
         'X to move: 93 tree nodes, 89 graph nodes (transpositions merged); wins in 6 (winning first moves: 3)'
         """
-        text = super().summary()
+        text = super().summary(names)
         head, _, rest = text.partition(": ")
-        nodes, _, tail = rest.partition(" nodes")
-        return (f"{head}: {self.graph['tree_nodes']} tree nodes, {nodes} graph nodes "
-                f"({self.graph['merge']} merged){tail}")
+        _, _, tail = rest.partition(" node")
+        tail = tail.removeprefix("s")
+        return (f"{head}: {counted(self.graph['tree_nodes'], 'tree node')}, "
+                f"{counted(self.number_of_nodes(), 'graph node')} ({self.graph['merge']} merged){tail}")
 
 
 def position_key(position: Position, symmetric: bool = False) -> tuple[int, int]:

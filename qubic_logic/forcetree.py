@@ -45,7 +45,9 @@ from .core import threats as core_threats
 from .engines import Engine, get_engine
 from .errors import IllegalPositionError, QueryTimeout
 from .geometry import cells_of
+from .notation import CellNames
 from .position import Position, Side, other
+from .wording import counted
 
 EDGE_KINDS: dict[str, str] = {
     "forcing": "forcing move: the attacker makes one threat",
@@ -119,15 +121,15 @@ class ForceTree(nx.DiGraph):
             node = parent
         return tuple(reversed(moves))
 
-    def summary(self) -> str:
-        """One line: nodes, winning first moves and minimal length.
+    def summary(self, names: CellNames = CellNames()) -> str:
+        """One line: nodes, winning first moves (written by ``names``) and minimal length.
 
         >>> from qubic_logic.notation import parse_position
         >>> force_tree(parse_position('moves:0,16,1,17,2,18'), engine='python').summary()
         'X to move: 2 nodes; wins in 1 (winning first moves: 3)'
         """
         side = self.attacker.upper()
-        head = f"{side} to move: {self.number_of_nodes()} nodes"
+        head = f"{side} to move: {counted(self.number_of_nodes(), 'node')}"
         if self.graph.get("truncated"):
             head += f" (incomplete: {STOPPED[self.graph['truncated']]})"
         if self.length is None:
@@ -136,7 +138,7 @@ class ForceTree(nx.DiGraph):
             if status == "cut":
                 return f"{head}; no forced win found" + (f" within {bound} moves" if bound else "")
             return f"{head}; no forced win by threat sequence"
-        firsts = " ".join(map(str, self.winning_first_moves()))
+        firsts = names.cells(self.winning_first_moves())
         return f"{head}; wins in {self.length} (winning first moves: {firsts})"
 
     def _repr_svg_(self) -> str:  # notebooks

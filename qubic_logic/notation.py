@@ -33,13 +33,26 @@ Any form may be forced with a prefix such as ``patashnik:x14o``.
 'xo19x4x24o'
 >>> parse_position(format_position(p)) == p
 True
+
+One rule names cells in every answer: the notation of the user's input
+(:func:`input_notation`), unless ``--notation`` says otherwise. A
+:class:`CellNames` writes cells and move lines in it; JSON keeps 0..63.
+
+>>> names = CellNames.of('1-2,22-52,27-4')
+>>> names.form, names.cell(63), names.line([42, 63, 10])
+('number', '64', '43-64,11')
+>>> CellNames.of('moves:0,1,21').line([42, 63, 10]), CellNames.of('.231 .322').cell(63)
+('42 63 10', '.444')
 """
 
 from __future__ import annotations
 
 import re
 
-from .errors import NotationError, QubicError
+from dataclasses import dataclass
+from typing import Iterable
+
+from .errors import IllegalMoveError, NotationError, QubicError
 from .geometry import cell_at, coords
 from .position import Game, Position
 
@@ -112,14 +125,112 @@ def parse_cell(text: str, form: str | None = None) -> int:
 
 
 def shown(text: str, limit: int = 60) -> str:
-    """``text`` quoted for an error message, cut to ``limit`` characters (1 MB in is not 1 MB out).
+    """``text`` quoted for an error message, cut at a word within ``limit`` characters, with its
+    length (1 MB in is not 1 MB out).
 
     >>> shown('1-2,' * 30)
     "'1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,1-2,…' (120 characters)"
+    >>> shown('a long sentence of many words ' * 3, 20)
+    "'a long sentence of …' (90 characters)"
     """
     if len(text) <= limit:
         return repr(text)
-    return f"{text[:limit]!r}"[:-1] + f"…' ({len(text)} characters)"
+    return f"{cut_at_word(text, limit)!r}"[:-1] + f"…' ({len(text)} characters)"
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters after a space, comma or dash (mid-word only if
+    there is none in the second half).
+
+    >>> cut_at_word('one two three', 9)
+    'one two '
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    end = max(head.rfind(ch) for ch in " ,-/;")
+    return head[: end + 1] if end >= limit // 2 else head
+
+
+def input_notation(text: str) -> str:
+    """The cell notation (one of :data:`CELL_FORMS`) a user's cell, move list or position is written in.
+
+    McDaniel's move lists and numbers above 63 name cells 1..64 (``number``); ``moves:``, Patashnik's
+    and the project's notations use 0..63 (``index``); cells written ``.zyx`` are ``hp67``, three
+    digits 1..4 ``lrc``.
+
+    >>> [input_notation(t) for t in ('1-2,22-52,27', 'moves:0,1,21', '.231 .322', '231 322', 'xo1x', '64')]
+    ['number', 'index', 'hp67', 'lrc', 'index', 'number']
+    """
+    s = text.strip()
+    prefix, sep, rest = s.partition(":")
+    if sep and prefix.lower() in POSITION_FORMS:
+        return "number" if prefix.lower() == "mcdaniel" else "index"
+    tokens = s.split()
+    if tokens and all(re.fullmatch(r"\.[1-4]{3}", t) for t in tokens):
+        return "hp67"
+    if tokens and all(re.fullmatch(r"[1-4]{3}", t) for t in tokens):
+        return "lrc"
+    if re.fullmatch(r"[\d\s]*[-,][\d,\-\s]*", s) or (s.isdigit() and int(s) == 64):
+        return "number"
+    return "index"
+
+
+@dataclass(frozen=True, slots=True)
+class CellNames:
+    """How answers name cells: one of :data:`CELL_FORMS` (see the module docstring).
+
+    A ``line`` of moves (own move, reply, own move, ...) is McDaniel's ``X-O`` pairs in the
+    ``number`` notation, the cells separated by spaces in the others.
+    """
+
+    form: str = "index"
+
+    def __post_init__(self) -> None:
+        if self.form not in CELL_FORMS:
+            raise NotationError(f"unknown cell notation {shown(self.form)}; expected one of {', '.join(CELL_FORMS)}")
+
+    @classmethod
+    def of(cls, text: str, override: str | None = None) -> "CellNames":
+        """The names for answers to ``text``: ``override`` if given, else the notation ``text`` uses."""
+        return cls(override or input_notation(text))
+
+    def cell(self, cell: int) -> str:
+        """One cell."""
+        return format_cell(cell, self.form)
+
+    def cells(self, cells: Iterable[int]) -> str:
+        """Cells separated by spaces (``none`` for no cells)."""
+        return " ".join(self.cell(c) for c in cells) or "none"
+
+    def line(self, moves: Iterable[int]) -> str:
+        """A line of moves: McDaniel's pairs in ``number``, else cells separated by spaces."""
+        moves = list(moves)
+        return format_mcdaniel(moves) if self.form == "number" else self.cells(moves)
+
+    def all(self) -> list[str]:
+        """The names of cells 0..63 in order."""
+        return [self.cell(c) for c in range(64)]
+
+
+def replay(cells: Iterable[int], names: CellNames) -> Game:
+    """The game of ``cells`` (0..63) played in order; an illegal move is named as the user wrote it.
+
+    >>> replay([0, 1, 21, 1], CellNames('number'))
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.IllegalMoveError: move 4: cell 2 is already taken by O
+    """
+    game = Game()
+    for i, cell in enumerate(cells, 1):
+        mark = game.position.at(cell)
+        if mark != ".":
+            raise IllegalMoveError(f"move {i}: cell {names.cell(cell)} is already taken by {mark.upper()}")
+        try:
+            game.play(cell)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"move {i} ({names.cell(cell)}): {exc}") from None
+    return game
 
 
 def parse_mcdaniel(text: str) -> list[int]:
@@ -264,8 +375,8 @@ def parse_position(text: str) -> Position:
     if form == "patashnik":
         return parse_patashnik(body)
     if form == "mcdaniel":
-        return Position.from_cells(parse_mcdaniel(body))
-    return Position.from_cells(parse_moves(body))
+        return replay(parse_mcdaniel(body), CellNames("number")).position
+    return replay(parse_moves(body), CellNames("index")).position
 
 
 def _detect(s: str) -> str:
@@ -288,27 +399,43 @@ GAME_FORMS = ("McDaniel 1-2,22-52,27 (one move: 1,) | moves:0,1,21 | cells separ
               "unambiguous notation (.231 .322, 231 322) | empty")
 
 
-def parse_game(text: str) -> Game:
-    """A game from its moves, oldest first; each move is checked for legality.
+def parse_game(text: str, notation: str | None = None) -> Game:
+    """A game from its moves, oldest first; each move is checked for legality. Bare numbers among
+    cells separated by spaces are read in ``notation`` (``index`` or ``number``).
 
     >>> parse_game('1-2,22').moves, parse_game('moves:0,1,21').moves, parse_game('.231 .322').moves
     ([0, 1, 21], [0, 1, 21], [24, 37])
-    >>> parse_game('empty').moves
-    []
+    >>> parse_game('empty').moves, parse_game('5', 'number').moves
+    ([], [4])
+    >>> parse_game('5')
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.NotationError: '5' is ambiguous: index 5 (0..63) or number 5 (1..64); say which notation (index or number), or write the game as moves:5 (index) or 5, (McDaniel's numbers 1..64)
     """
     s = text.strip()
     if s in ("", "empty"):
         cells: list[int] = []
+    elif s.startswith("mcdaniel:"):
+        cells = parse_mcdaniel(s[len("mcdaniel:"):])
     elif s.startswith("moves:"):
         cells = parse_moves(s[len("moves:"):])
     elif re.fullmatch(r"[\d,\-\s]+", s) and re.search(r"[-,]", s):
         cells = parse_mcdaniel(s)
     else:
+        tokens = s.split()
+        bare = notation if notation in ("index", "number") else None
+        ambiguous = [t for t in tokens if bare is None and re.fullmatch(r"0?[1-9]|[1-5]\d|6[0-3]", t)]
+        if ambiguous:
+            n = ambiguous[0]
+            raise NotationError(
+                f"{shown(n)} is ambiguous: index {n} (0..63) or number {n} (1..64); say which notation (index or "
+                f"number), or write the game as moves:{' '.join(tokens).replace(' ', ',')} (index) or "
+                f"{','.join(tokens)}, (McDaniel's numbers 1..64)")
         try:
-            cells = [parse_cell(token) for token in s.split()]
+            cells = [parse_cell(t, bare if t.isdigit() else None) for t in tokens]
         except NotationError as exc:
             raise NotationError(f"{exc}; a game is written as {GAME_FORMS}") from None
-    return Game(cells)
+    return replay(cells, CellNames(notation or input_notation(s)))
 
 
 def root_of(text: str) -> tuple[Position, tuple[int, ...] | None]:

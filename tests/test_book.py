@@ -188,12 +188,12 @@ def test_the_build_s_time_limit_cuts_its_searches_and_the_same_command_goes_on(t
     command = ["book", "build", str(path), "--stones", "2", "--root", TIGHT, "--budget", "60",
                "--jobs", "1"]
     done = qubic(*command, "--time-limit", "0.05")
-    assert "0 of 1 positions settled, 1 open" in done.stdout and "time limit: every settled position" in done.stdout
+    assert "0 of 1 position settled, 1 open" in done.stdout and "time limit: every settled position" in done.stdout
     with OpeningBook.open(path) as book:
         entry = book.get(parse_position(TIGHT))
         assert entry.value == "open" and 0 < entry.budget <= 0.05 and book.saved_tables()[0] == 1
     done = qubic(*command)
-    assert "1 of 1 positions settled" in done.stdout and "complete" in done.stdout
+    assert "1 of 1 position settled" in done.stdout and "complete: every position is settled" in done.stdout
     with OpeningBook.open(path) as book:
         assert book.get(parse_position(TIGHT)).budget == 60
         assert [s for s, in book.db.execute("SELECT status FROM solves ORDER BY id")] == \
@@ -445,3 +445,12 @@ def test_the_bench_section_builds_on_one_and_two_workers_and_times_lookups():
     bench.load("book").run(Console(file=out, width=120), quick=True)
     text = out.getvalue()
     assert "speed-up" in text and "lookups: 114" in text and "median" in text
+
+
+def test_a_build_that_leaves_positions_open_says_so_in_its_last_line(tmp_path):
+    done = qubic("book", "build", str(tmp_path / "b.sqlite"), "--stones", "2", "--root", TIGHT,
+                 "--budget", "0.01", "--first-round", "inf", "--jobs", "1")
+    last = done.stdout.strip().splitlines()[-1]
+    assert "0 of 1 position settled, 1 open" in done.stdout
+    assert last.startswith("done, 1 position left open within the budget of 0.01 s each")
+    assert "complete" not in done.stdout

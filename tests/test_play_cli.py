@@ -68,7 +68,7 @@ def test_human_game_in_tmux_ends_with_the_right_result_message(tmp_path):
     try:
         term.wait_for("X (human) to move>")
         term.send("9x9")  # bad input: re-prompts with what is expected
-        term.wait_for("expected a move (e.g. .222), undo, hint")
+        term.wait_for("is not a move or a command; expected a move (e.g. .222), undo, hint")
         term.send(ALAN[0])
         term.wait_for("O (hp67) plays .322")
         term.send("undo")
@@ -190,3 +190,35 @@ def test_player_specs_carry_options(capsys):
     assert code == 0 and "depth 1" in json.loads(out)["explanation"]
     code, _, err = run_cli(capsys, "reply", "mccarthy:deep=1", "1-2,22")
     assert code == 2 and "has no option 'deep'" in err
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (make setup installs it)")
+def test_terminal_play_draws_the_board_once_a_turn_and_says_each_error_once(tmp_path):
+    saved = tmp_path / "start.txt"
+    saved.write_text("1-2,22\n")
+    term = Tmux(["sh", "-c", f"'{' '.join(QUBIC)} play --o greedy; sleep 30'"])
+    try:
+        term.wait_for("X (human) to move> ")
+        term.send("9x9")
+        term.wait_for("'9x9' is not a move or a command; expected a move (e.g. 21)")
+        term.send("21")
+        term.wait_for("O (greedy) plays")
+        term.send("21")
+        term.wait_for("cell 21 is already taken by X")
+        term.send(f"load {saved}")
+        term.wait_for(f"loaded 3 moves from {saved} (moves: 1-2,22); O to move")
+        screen = term.wait_for("X (human) to move> ", timeout=30)
+        term.send(".444")  # a move in HP-67's notation: the board and answers follow it
+        screen = term.wait_for("plays .", timeout=30)
+        screen = term.wait_for("X (human) to move> ", timeout=30)
+    finally:
+        term.close()
+    lines = screen.splitlines()
+    prompts = [i for i, line in enumerate(lines) if line.startswith("X (human) to move>")]
+    boards = [i for i, line in enumerate(lines) if line.strip().startswith("level 1")]
+    # one board before each prompt that follows a move: the start, after O's reply, after the load's reply,
+    # after O's reply to .444 (a bad input or an illegal move draws none)
+    assert len(boards) == 4
+    assert all(lines[p].startswith("X (human) to move> ") for p in prompts)
+    assert screen.count("is not a move or a command") == 1 and screen.count("already taken") == 1
+    assert all(len(line) <= 160 for line in lines)

@@ -70,3 +70,13 @@ def test_query_warns_about_a_misspelt_predicate(capsys):
     assert "major_cel(o,C)" in captured.err and "does not occur in any rule head" in captured.err
     assert main(["query", "--engine", "asp", MUST_SHOW, "m(C) :- major_cell(o, C). #show m/1."]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_an_asp_query_without_show_says_it_shows_every_atom(capsys):
+    assert main(["query", "--engine", "asp", MUST_SHOW, "m(X) :- x(X)."]) == 0
+    out = capsys.readouterr().out
+    assert "m(0)" in out and "x(0)" in out  # every atom: the position's facts too
+    assert out.rstrip().splitlines()[-1].endswith("the program has no #show, so every atom is shown, the project's "
+                                                  "rules' included: add e.g. '#show winning_move/3.' to choose)")
+    assert main(["query", "--engine", "asp", MUST_SHOW, "m(X) :- x(X). #show m/1."]) == 0
+    assert "no #show" not in capsys.readouterr().out

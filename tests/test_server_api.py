@@ -108,6 +108,21 @@ def test_explanations_write_cells_in_the_requested_notation(client):
         assert status == 200 and r["move"] == expected.cell
         assert r["explanation"] == expected.explain(form)
     assert expected.explain("number") != expected.explain("lrc")
+    assert r["notation"] == "lrc" and r["explanations"]["number"] == expected.explain("number")
+    # McDaniel's stored line in his numbers, in the index notation as plain 0..63 cells
+    assert "43-64,11-59" in r["explanations"]["number"] and "42 63 10 58" in r["explanations"]["index"]
+
+
+def test_hp67_explains_in_the_page_s_notation_not_its_own(client):
+    status, r = post(client, "reply", {"moves": [parse_cell(".231")], "player": "hp67", "notation": "index"})
+    assert status == 200 and "." not in r["explanation"].replace("..", "")
+    assert r["explanations"]["hp67"].endswith("the row from .321 to .324")
+
+
+def test_the_game_s_move_list_comes_in_every_notation(client):
+    status, g = post(client, "game", {"text": "1-2,22", "notation": "hp67"})
+    assert status == 200 and g["notation"] == "hp67" and g["cells"] == [".111", ".112", ".222"]
+    assert g["lines"]["number"] == "1-2,22" and g["lines"]["index"] == "0 1 21"
 
 
 def test_a_saved_game_loads_and_hint_names_the_first_move(client):

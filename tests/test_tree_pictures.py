@@ -13,6 +13,7 @@ import pytest
 
 from qubic_logic.cli import main
 from qubic_logic.forcetree import force_tree
+from qubic_logic.notation import CellNames
 from qubic_logic.notation import parse_position
 from qubic_logic.pictures import board_svg
 from qubic_logic.position import Position
@@ -120,8 +121,8 @@ def test_cli_summary_and_node_cap(capsys):
     assert main(["tree", MCDANIEL, "--engine", "python", "--only-winning", "--max-length", "6"]) == 0
     out = capsys.readouterr().out
     tree = force_tree(parse_position(MCDANIEL), engine="python", only_winning=True, max_length=6)
-    assert out.strip().splitlines()[-1].startswith(tree.summary())
-    assert "winning first moves: 16 31 42 63" in out  # McDaniel's 32-17 is cell 31
+    assert out.strip().splitlines()[-1].startswith(tree.summary(CellNames("number")))  # McDaniel's input
+    assert "winning first moves: 17 32 43 64" in out  # in McDaniel's numbers, as the input
     assert main(["tree", MCDANIEL, "--engine", "python", "--max-nodes", "40", "--format", "json"]) == 0
     captured = capsys.readouterr()
     assert "node cap of 40 nodes reached" in captured.err

@@ -16,6 +16,7 @@ from ..position import Position
 from .build import children
 from .store import VALUES, BookEntry, OpeningBook, canonical_key, position_name
 from ..symmetry import INVERSES, TRANSFORMS
+from ..wording import counted
 
 
 def book_stats(book: OpeningBook) -> dict:
@@ -52,8 +53,8 @@ def reply_table(book: OpeningBook, position: Position) -> list[tuple[int, BookEn
 
 def format_stats(path: str, stats: dict) -> str:
     """The text ``qubic book stats`` prints."""
-    lines = [f"{path}: {stats['positions']:,} positions up to symmetry from {stats['root']} "
-             f"(to {stats['stones']} stones), {stats['searches']:,} searches run"]
+    lines = [f"{path}: {counted(stats['positions'], 'position')} up to symmetry from {stats['root']} "
+             f"(to {counted(stats['stones'], 'stone')}), {counted(stats['searches'], 'search', 'searches')} run"]
     lines.append(f"  {'stones':>6}  " + "  ".join(f"{v:>7}" for v in VALUES) + "   proof sizes (min / median / max)")
     for stones, counts in stats["by_stones"].items():
         sizes = "; ".join(f"{v} {d['min']:,} / {d['median']:,g} / {d['max']:,}"

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import IllegalPositionError, QueryTimeout, RuleError
 from ..geometry import PLANES, cells_of
-from ..notation import parse_position
+from ..notation import CellNames, parse_position
 from ..position import Position
 from ..symmetry import canonical_masks
 from ..supervisor import DEFAULT_MEMORY_MB, Supervisor, report_progress
@@ -67,11 +67,11 @@ class Case:
     move: int = -1
     parent: tuple[int, int] | None = None
 
-    def describe(self) -> str:
-        """The position in McDaniel's cells (1..64), and the move."""
-        text = (f"X {' '.join(str(c + 1) for c in cells_of(self.x)) or '-'}; "
-                f"O {' '.join(str(c + 1) for c in cells_of(self.o)) or '-'} (cells 1..64)")
-        return text + (f"; after the move {self.move + 1}" if self.move >= 0 else "")
+    def describe(self, names: CellNames = CellNames()) -> str:
+        """The marks of each side and the move, cells written by ``names`` (default 0..63, as the
+        rules name them)."""
+        text = f"X {names.cells(cells_of(self.x))}; O {names.cells(cells_of(self.o))}"
+        return text + (f"; after the move {names.cell(self.move)}" if self.move >= 0 else "")
 
 
 _DOMAIN = re.compile(r"^\s*domain\(\s*(plane|marks|successors|position)\((.*?)\)\s*\)\s*\.", re.MULTILINE)

@@ -22,6 +22,8 @@ import threading
 from .. import __version__
 from ..core import CORE_NAME
 from ..errors import Interrupted, QubicError
+from ..notation import cut_at_word
+from ._terminal import fit, say, width_of
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -30,8 +32,8 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         message = " ".join(message.split())  # arguments may hold newlines: still one line
         if len(message) > 300:
-            message = f"{message[:300]}… ({len(message)} characters)"
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+            message = f"{cut_at_word(message, 300)}… ({len(message)} characters)"
+        self.exit(2, fit(f"{self.prog}: error: {message} (see {self.prog} --help)", width_of(sys.stderr)) + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,11 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except QubicError as exc:
-        print(f"qubic {args.command}: error: {exc}", file=sys.stderr)
+        say(f"qubic {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
         detail = f": {exc}" if isinstance(exc, Interrupted) else ""
-        print(f"qubic {args.command}: interrupted{detail}", file=sys.stderr)
+        say(f"qubic {args.command}: interrupted{detail}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

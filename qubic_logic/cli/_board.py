@@ -58,5 +58,4 @@ def board_text(position: Position, notation: str = "index", last: int | None = N
     return out
 
 
-LEGEND = ("last move reversed; threat cells: red background = X's, blue = O's, magenta = both; "
-          "empty cells show their coordinates")
+LEGEND = "last move reversed; threats: red = X's, blue = O's, magenta = both"

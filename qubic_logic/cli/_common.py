@@ -8,19 +8,35 @@ import sys
 
 from ..errors import QubicError
 from ..executor import EXECUTORS, Executor, make_executor
-from ..notation import CELL_FORMS, format_cell, parse_cell, parse_position, shown
+from ..notation import CELL_FORMS, CellNames, input_notation, parse_cell, parse_position, shown
 from ..position import Position
 
 
 def position_arg(parser: argparse.ArgumentParser) -> None:
-    """Add the POSITION argument (any notation of :mod:`qubic_logic.notation`)."""
+    """Add the POSITION argument (any notation of :mod:`qubic_logic.notation`); the notation it is
+    written in is kept for :func:`cell_names`."""
     parser.add_argument(
         "position",
         metavar="POSITION",
-        type=_position,
+        action=ReadAs(_position),
         help="a position: McDaniel moves 1-2,22-52,27 | Patashnik xo1x8x8o41o | "
         "qubic x...,....,....,..../... | moves:0,1,21 | empty",
     )
+
+
+def ReadAs(read):  # noqa: N802 - an argparse action class made for one reader
+    """An argparse action that stores ``read(text)`` and the notation ``text`` is written in
+    (as ``input_notation``)."""
+
+    class _Read(argparse.Action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            try:
+                setattr(namespace, self.dest, read(values))
+            except argparse.ArgumentTypeError as exc:
+                raise argparse.ArgumentError(self, str(exc)) from None
+            namespace.input_notation = input_notation(values)
+
+    return _Read
 
 
 def _position(text: str) -> Position:
@@ -31,20 +47,22 @@ def _position(text: str) -> Position:
 
 
 def notation_arg(parser: argparse.ArgumentParser) -> None:
-    """Add ``--notation`` for how cells are printed."""
+    """Add ``--notation`` for how answers name cells (see :func:`cell_names`)."""
     parser.add_argument(
-        "--notation", choices=CELL_FORMS, default="index", help="how cells are printed (default index 0..63)"
+        "--notation", choices=CELL_FORMS, default=None,
+        help="how answers name cells: index 0..63, number 1..64, lrc level-row-column, hp67 .zyx "
+             "(default: the notation of your input)",
     )
+
+
+def cell_names(args: argparse.Namespace) -> CellNames:
+    """How this command's answers name cells: ``--notation``, else the notation of the input."""
+    return CellNames(getattr(args, "notation", None) or getattr(args, "input_notation", None) or "index")
 
 
 def json_arg(parser: argparse.ArgumentParser) -> None:
     """Add ``--json``."""
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def cells_text(cells, form: str) -> str:
-    """Cells joined by spaces in the chosen notation."""
-    return " ".join(format_cell(c, form) for c in cells) or "none"
 
 
 def print_json(obj: object) -> None:

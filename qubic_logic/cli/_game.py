@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import QubicError
-from ..notation import GAME_FORMS, parse_game
+from ..notation import GAME_FORMS, input_notation, parse_game
 from ..position import Game
 
 MAX_GAME_FILE = 100_000  # bytes: a saved game is a few hundred
@@ -34,12 +34,15 @@ def read_game_file(path: str) -> Game:
 
 
 def game_arg(parser: argparse.ArgumentParser) -> None:
-    """Add the GAME argument (a move list in order)."""
-    parser.add_argument("game", metavar="GAME", type=_game, help=f"the moves so far: {GAME_FORMS}")
+    """Add the GAME argument (a move list in order), read by :func:`game_of` once ``--notation`` is known."""
+    parser.add_argument("game", metavar="GAME", help=f"the moves so far: {GAME_FORMS}; bare numbers are "
+                                                    "read in --notation (index or number)")
 
 
-def _game(text: str) -> Game:
+def game_of(args: argparse.Namespace) -> Game:
+    """The GAME argument read with ``--notation``; sets ``args.input_notation`` for the answers."""
+    args.input_notation = input_notation(args.game)
     try:
-        return parse_game(text)
+        return parse_game(args.game, args.notation)
     except QubicError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise QubicError(f"GAME: {exc}") from None

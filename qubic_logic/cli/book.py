@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..book import OpeningBook, build_book
@@ -12,14 +11,15 @@ from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, FIRST_ROUND, ROUND_FACT
 from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
 from ..book.verify import verify_book
 from ..book.store import position_name
-from ..notation import format_cell
-from ._common import (_position, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
+from ..wording import counted
+from ._common import (_position, cell_names, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       position_arg, positive_int, print_json, seconds)
+from ._terminal import say, console as terminal_console
 
 
 def run_build(args: argparse.Namespace) -> int:
     check_output(args.book)  # a new book's folder must exist and be writable before any search
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with executor_from(args) as executor, Progress(*columns, console=err, transient=False,
@@ -42,13 +42,19 @@ def run_build(args: argparse.Namespace) -> int:
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
                             memory_limit=args.memory_limit or None, executor=executor, progress=show,
                             time_limit=args.time_limit, first_round=args.first_round)
-    state = {None: "complete", "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept, "
+    budget = f"the budget of {args.budget:g} s each" if args.budget else "the memory limit"
+    left_open = (f"done, {counted(report.open, 'position')} left open within {budget}: a larger --budget "
+                 "or --memory-limit goes on with them from their saved tables")
+    state = {None: "complete: every position is settled" if not report.open else left_open,
+             "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept, "
              "and the searches then running kept their tables (local workers); run the same command to continue",
              "time limit": "time limit: every settled position is kept, and the searches it cut short kept their "
              "tables; run the same command to go on"}[report.stopped]
-    print(f"{args.book}: {report.settled:,} of {report.total:,} positions settled, {report.open:,} open; "
-          f"{report.searched:,} of {report.units:,} searches run this time ({report.propagated:,} positions "
-          f"settled by propagation), {report.seconds:.1f} s on {report.jobs} {report.executor} workers — {state}")
+    say(f"{args.book}: {report.settled:,} of {counted(report.total, 'position')} settled, {report.open:,} open; "
+        f"{report.searched:,} of {counted(report.units, 'search', 'searches')} run this time "
+        f"({counted(report.propagated, 'position')} settled by propagation), {report.seconds:.1f} s on "
+        f"{counted(report.jobs, f'{report.executor} worker')}")
+    say(state)
     return 130 if report.stopped == "interrupted" else 0  # as every command after Ctrl-C
 
 
@@ -68,7 +74,7 @@ def run_show(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"position": position_name(args.position), "value": None, "in_book": False})
         else:
-            print(msg)
+            say(msg)
         return 1
     # A loss's strategy answers each move of the side to move: it has no single root to verify from.
     strategy = answer.entry.strategy() if answer.entry.value == "win" else None
@@ -85,32 +91,33 @@ def run_show(args: argparse.Namespace) -> int:
         return 1 if refused else 0
     e = answer.entry
     side = args.position.to_move.upper()
-    move = "none" if answer.move is None else format_cell(answer.move, args.notation)
+    names = cell_names(args)
+    move = "none" if answer.move is None else names.cell(answer.move)
     what = {"win": f"{side} to move WINS with {move}", "loss": f"{side} to move LOSES (longest defence: {move})",
             "no win": f"{side} to move cannot force a win (proven)",
             "open": f"{side} to move: open ("
                     + ("not settled yet)" if e.budget is None else f"not settled within a budget of {e.budget:g} s)")
             }[e.value]
     size = "" if e.proof_size is None else f": {e.proof_size:,} strategic positions"
-    print(f"{position_name(args.position)}: {what}{size} [{e.how or ('searched' if e.nodes else 'not searched')}, {e.nodes:,} nodes, "
+    say(f"{position_name(args.position)}: {what}{size} [{e.how or ('searched' if e.nodes else 'not searched')}, {e.nodes:,} nodes, "
           f"{e.seconds:.1f} s]")
     for s in searches:  # an open position's searches: how far each got
         numbers = "" if s.proof_number is None else (f", root proof number {s.proof_number:,}, disproof number "
                                                      f"{s.disproof_number:,}")
-        print(f"  search in build {s.build}: {s.status}, {s.nodes:,} nodes, {s.seconds:,.1f} s{numbers}")
+        say(f"  search in build {s.build}: {s.status}, {s.nodes:,} nodes, {s.seconds:,.1f} s{numbers}")
     if saved:
-        print("  its search table is saved: a build with a larger --budget goes on from it")
+        say("  its search table is saved: a build with a larger --budget goes on from it")
     for m, child in replies:
         value = "not in the book" if child is None else child.value
         size = "" if child is None or child.proof_size is None else f"  {child.proof_size:,} strategic positions"
-        print(f"  {format_cell(m, args.notation):>4}  {value}{size}")
+        say(f"  {names.cell(m):>4}  {value}{size}")
     if refused:
         why = ("its strategy answers each move of the side to move; write the position after one of them"
                if e.value == "loss" else "no strategy is stored for it")
-        print(f"nothing written: this position's value is {e.value}, and {why}")
+        say(f"nothing written: this position's value is {e.value}, and {why}")
         return 1
     if args.output:
-        print(f"strategy written to {args.output} ({len(strategy):,} strategic positions); "
+        say(f"strategy written to {args.output} ({len(strategy):,} strategic positions); "
               f"check it with: qubic verify dictionary {args.output}")
     return 0
 
@@ -122,12 +129,12 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.json:
         print_json(stats)
     else:
-        print(format_stats(str(args.book), stats))
+        say(format_stats(str(args.book), stats))
     return 0
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with executor_from(args) as executor, err.status("verifying…") as status:
         result = verify_book(args.book, executor=executor, time_limit=args.time_limit,
                              progress=lambda done, total: status.update(f"verifying… {done} of {total} entries"))
@@ -135,7 +142,7 @@ def run_verify(args: argparse.Namespace) -> int:
         print_json(result.to_json())
     else:
         for line in result.lines():
-            print(line)
+            say(line)
     return 0 if result.verified else 1
 
 
@@ -165,7 +172,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.set_defaults(func=run_build)
 
     s = books.add_parser("show", help="the value, best move and proof size of a position")
-    s.add_argument("book", metavar="BOOK")
+    s.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
     position_arg(s)
     s.add_argument("-o", "--output", metavar="DICT", default=None,
                    help="write the stored strategy of a won position (Patashnik's dictionary format) here")
@@ -174,13 +181,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=run_show)
 
     t = books.add_parser("stats", help="counts by stones, value and proof size; the largest proofs")
-    t.add_argument("book", metavar="BOOK")
+    t.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
     t.add_argument("--top", type=positive_int, default=5, metavar="K", help="how many largest proofs (default 5)")
     json_arg(t)
     t.set_defaults(func=run_stats)
 
     v = books.add_parser("verify", help="re-verify every stored strategy (VERIFIED per entry)")
-    v.add_argument("book", metavar="BOOK")
+    v.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
     v.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before stopping")
     executor_args(v)
     json_arg(v)

@@ -6,14 +6,16 @@ import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..claims.rulecheck import check_rules
+from ..geometry import cells_of
 from ..errors import IllegalPositionError, Interrupted, QueryTimeout
 from ..notation import diagram
 from ..position import Position
-from ._common import json_arg, memory_limit_arg, print_json, seconds
+from ..wording import counted
+from ._common import cell_names, json_arg, memory_limit_arg, notation_arg, print_json, seconds
+from ._terminal import say, console as terminal_console
 
 
 def _picture(x: int, o: int) -> str:
@@ -35,7 +37,7 @@ def _counted() -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with Progress(TextColumn("checking"), BarColumn(), TextColumn("{task.completed}/{task.total} positions"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as progress:
         task = progress.add_task("check", total=None)
@@ -47,22 +49,23 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"rules": args.rules_file, "engine": result.engine, "domains": domains,
                     "checked": result.checked, "holds": result.holds, "seconds": round(result.seconds, 3),
-                    "counterexamples": [{"x": [c + 1 for c in range(64) if case.x >> c & 1],
-                                         "o": [c + 1 for c in range(64) if case.o >> c & 1],
-                                         "move": case.move + 1 if case.move >= 0 else None, "why": why}
+                    "notation": "index",
+                    "counterexamples": [{"x": cells_of(case.x), "o": cells_of(case.o),
+                                         "move": case.move if case.move >= 0 else None, "why": why}
                                         for case, why in result.counterexamples]})
         return 0 if result.holds else 1
     if result.holds:
-        print(f"the rule holds in all {result.checked} positions of {domains} "
+        say(f"the rule holds in all {counted(result.checked, 'position')} of {domains} "
               f"[{result.engine}, {result.seconds:.1f} s]")
         return 0
-    print(f"the rule FAILS: {len(result.counterexamples)} counterexample(s) "
-          f"({result.checked} positions of {domains} checked) [{result.engine}, {result.seconds:.1f} s]")
+    found = len(result.counterexamples)
+    say(f"the rule FAILS: {found} counterexample{'s' * (found != 1)} "
+          f"({counted(result.checked, 'position')} of {domains} checked) [{result.engine}, {result.seconds:.1f} s]")
     for case, why in result.counterexamples:
-        print(f"counterexample: {case.describe()}" + (f"\n  {why}" if why else ""))
+        say(f"counterexample: {case.describe(cell_names(args))}" + (f"\n  {why}" if why else ""))
         picture = _picture(case.x, case.o)
         if picture:
-            print(picture)
+            say(picture)
     return 1
 
 
@@ -75,5 +78,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--time-limit", type=seconds, default=600.0, metavar="S",
                         help="seconds (default 600; inf for none)")
     memory_limit_arg(parser)
+    notation_arg(parser)
     json_arg(parser)
     parser.set_defaults(func=run)

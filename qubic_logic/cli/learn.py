@@ -26,6 +26,7 @@ from ..players.doake.report import evaluation_rows, pattern_rows
 from ..players.doake.store import Brain
 from ..players.doake.train import SELF, evaluate, train, wilson
 from ._common import check_output, positive_int, seconds
+from ._terminal import plain, say, console as terminal_console
 
 
 def _progress(console: Console) -> Progress:
@@ -55,7 +56,7 @@ def _evaluate(brain: Brain, args: argparse.Namespace, err: Console) -> None:
             e = evaluate(brain, opponent, args.eval_games, args.seed, args.jobs, args.time_limit,
                          lambda r: bar.advance(task), args.reading)
         low, high = wilson(e.wins, e.games)
-        print(f"after {e.after_games} training games v {opponent}: {e.wins} won, {e.draws} drawn, {e.losses} lost "
+        say(f"after {e.after_games} training games v {opponent}: {e.wins} won, {e.draws} drawn, {e.losses} lost "
               f"of {e.games}; win rate {e.wins / max(e.games, 1):.1%} (95% CI {low:.1%}-{high:.1%})")
 
 
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         make_player(spec)  # an unknown player fails before a brain file is created
     check_output(args.curve, args.export)  # before hours of training, not after
     brain = Brain(args.brain, create=bool(args.against or args.evaluate))
-    err = Console(stderr=True, highlight=False)
+    err = terminal_console(stderr=True)
     try:
         if args.against:
             _train(brain, args, err)
@@ -117,7 +118,7 @@ def _players(text: str) -> list[str]:
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("learn", help="train Doake's 1972 learning program into a brain file; report, plot, export",
-                            description=__doc__.split("\n", 2)[2])
+                            description=plain(__doc__))
     parser.add_argument("brain", metavar="BRAIN", help="the brain file (SQLite; created by the first training run)")
     parser.add_argument("--against", metavar="NAME",
                         help=f"train against a player NAME[:key=value,...] or {SELF}: {', '.join(player_names())}")

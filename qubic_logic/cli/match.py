@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -23,20 +22,21 @@ from ..match import (
 from ..players import player_names
 from ..saving import write_atomically
 from ._common import check_output, positive_int, seconds
+from ._terminal import plain, say, console as terminal_console
 
 MAX_GAMES = 1_000_000  # games per series (per ordered pair in a round robin)
 
 
 def _run(tasks, args) -> tuple[list[GameRecord], str | None]:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True,
+    with Progress(*columns, console=terminal_console(stderr=True), transient=True,
                   disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("games", total=len(tasks))
         records, stopped = run_games(tasks, args.jobs, args.time_limit,
                                      lambda r: bar.advance(task))
     if stopped:
         reason = "Ctrl-C" if stopped == "interrupted" else "the time limit"
-        print(f"stopped early by {reason}: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
+        say(f"stopped early by {reason}: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
     return records, stopped
 
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                  for i, (a, b) in enumerate(pairs) for j in range(args.games)]
         records, stopped = _run(tasks, args)
         table = cross_table(records, names)
-        print(table)
+        say(table)
         if args.table:
             write_atomically(args.table, table + "\n")
         if args.save:
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_column(col, justify="left" if col in ("player", "side") else "right")
     for row in series_table(result):
         table.add_row(*row)
-    Console().print(table)
+    terminal_console().print(table)
     if args.save:
         save_games(args.save, records)
     return _status(stopped)
@@ -89,7 +89,7 @@ def _status(stopped: str | None) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("match", help="play a series between players, or a round robin",
-                            description=__doc__.split("\n", 2)[2].replace("``", ""))
+                            description=plain(__doc__))
     parser.add_argument("players", nargs="*", metavar="PLAYER",
                         help="two players NAME[:key=value,...] (round robin: any, default all): "
                              f"{', '.join(player_names())}")

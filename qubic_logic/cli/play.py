@@ -2,7 +2,8 @@
 
 Either side is human or a registered player. A human types a move in any
 notation (421, .421, 53; a bare number is read in --notation, default
-index 0..63) or a command::
+index 0..63) or a command; the board names cells in --notation, else in the
+notation of the moves typed (421 or .421)::
 
   undo      take back the last human move (and the engine's reply)
   hint      is there a forced win by threat sequence, and its first move
@@ -19,19 +20,22 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 
 from rich.console import Console
 from rich.markup import escape
 
 from ..core import shortest_forced_win
-from ..errors import QubicError, QueryTimeout
+from ..errors import NotationError, QubicError, QueryTimeout
 from ..match import make_player
-from ..notation import format_cell, format_mcdaniel, parse_cell
+from ..notation import CellNames, format_mcdaniel, input_notation, parse_cell, shown
 from ..players import player_names
 from ..position import Game
 from ..saving import write_atomically
+from ..wording import counted
 from ._board import LEGEND, board_text
 from ._common import notation_arg
+from ._terminal import console as terminal_console, plain, width_of
 from ._game import read_game_file
 
 HUMAN = "human"
@@ -55,8 +59,9 @@ def read_move(text: str, notation: str) -> int:
     return parse_cell(s)
 
 
-def hint(game: Game, notation: str) -> str:
+def hint(game: Game, notation: str | CellNames) -> str:
     """Whether the side to move has a forced win by threat sequence, and its first move."""
+    names = notation if isinstance(notation, CellNames) else CellNames(notation)
     p = game.position
     try:
         win = shortest_forced_win(p, time_limit=HINT_SECONDS)
@@ -64,9 +69,8 @@ def hint(game: Game, notation: str) -> str:
         return f"no forced win of length <= {exc.partial} found within {HINT_SECONDS:g} s"
     if not win.found:
         return f"{p.to_move.upper()} has no forced win by threat sequence"
-    return (f"{p.to_move.upper()} has a forced win in {win.length} moves: play "
-            f"{format_cell(win.sequence[0], notation)} "
-            f"({' '.join(format_cell(c, notation) for c in win.sequence)})")
+    return (f"{p.to_move.upper()} has a forced win in {win.length} move{'s' * (win.length != 1)}: play "
+            f"{names.cell(win.sequence[0])} ({names.cells(win.sequence)})")
 
 
 class Session:
@@ -74,40 +78,53 @@ class Session:
 
     def __init__(self, args: argparse.Namespace, console: Console) -> None:
         self.console = console
-        self.notation = args.notation
+        self.fixed = args.notation is not None  # else the board follows the notation of the moves typed
+        self.cells = CellNames(args.notation or "index")
         self.names = {"x": args.x, "o": args.o}
         self.players = {s: None if n == HUMAN else make_player(n) for s, n in self.names.items()}
         self.game = read_game_file(args.load) if args.load else Game()
-        self.example = format_cell(21, self.notation)
+        self.shown = False  # the board is drawn once per turn, when it has changed
+
+    @property
+    def notation(self) -> str:
+        return self.cells.form
+
+    @property
+    def example(self) -> str:
+        return self.cells.cell(21)
 
     def who(self, side: str) -> str:
         return f"{side.upper()} ({self.names[side]})"
 
     def show(self) -> None:
+        if self.shown:
+            return
         last = self.game.moves[-1] if self.game.moves else None
         self.console.print(board_text(self.game.position, self.notation, last))
         self.console.print(LEGEND, style="dim")
+        self.shown = True
 
     def result(self) -> str:
         p = self.game.position
         if p.winner:
-            line = " ".join(format_cell(c, self.notation) for c in p.winning_line)
-            return f"{self.who(p.winner)} wins on {line} after {len(self.game.moves)} moves."
-        return f"Draw: the board is full after {len(self.game.moves)} moves."
+            return f"{self.who(p.winner)} wins on {self.cells.cells(p.winning_line)} after {counted(len(self.game.moves), 'move')}."
+        return f"Draw: the board is full after {counted(len(self.game.moves), 'move')}."
 
     def play(self) -> str:
-        self.show()
         while not self.game.position.is_over:
             side = self.game.position.to_move
             engine = self.players[side]
             if engine is None:
+                self.show()
                 self.human_turn(side)
                 continue
             move = engine.choose(self.game)
             self.game.play(move.cell)
-            self.console.print(f"{self.who(side)} plays {format_cell(move.cell, self.notation)}: "
-                               f"{move.explain(self.notation)}")
-            self.show()
+            self.shown = False
+            self.console.print(f"{self.who(side)} plays {self.cells.cell(move.cell)}: {move.explain(self.cells)}")
+            if all(self.players.values()):  # engines on both sides: every move is a turn to watch
+                self.show()
+        self.show()
         self.tell_the_end()
         return self.result()
 
@@ -121,8 +138,11 @@ class Session:
                     self.console.print(f"{self.who(side)}: {said}")
 
     def human_turn(self, side: str) -> None:
+        width = width_of(sys.stdout)
+        if width:
+            self.console.width = width  # the window may have been resized since the last turn
         try:
-            text = self.console.input(f"{self.who(side)} to move> ").strip()
+            text = input(f"{self.who(side)} to move> ").strip()  # the plain prompt keeps its space
         except EOFError:
             raise Quit from None
         word, _, rest = text.partition(" ")
@@ -134,23 +154,36 @@ class Session:
             elif word == "undo":
                 self.undo()
             elif word == "hint":
-                self.console.print(hint(self.game, self.notation))
+                self.console.print(hint(self.game, self.cells))
             elif word == "save" and rest:
                 write_atomically(rest.strip(), format_mcdaniel(self.game.moves) + "\n")
-                self.console.print(f"saved {len(self.game.moves)} moves to {rest.strip()}")
+                self.console.print(f"saved {counted(len(self.game.moves), 'move')} to {rest.strip()}")
             elif word == "load" and rest:
                 self.game = read_game_file(rest.strip())
-                self.show()
+                self.shown = False
+                self.console.print(f"loaded {counted(len(self.game.moves), 'move')} from {rest.strip()} "
+                                   f"(moves: {format_mcdaniel(self.game.moves) or 'none'}); "
+                                   f"{self.game.position.to_move.upper()} to move")
+            elif word in ("save", "load"):
+                self.console.print(f"{word} needs a file name, e.g. {word} game.txt")
             elif text:
-                self.game.play(read_move(text, self.notation))
-                self.show()
+                try:
+                    cell = read_move(text, self.notation)
+                except NotationError:
+                    raise NotationError(f"{shown(text)} is not a move or a command") from None
+                self.game.play(cell)
+                self.shown = False
+                if not self.fixed and input_notation(text) in ("lrc", "hp67"):
+                    self.cells = CellNames(input_notation(text))
             else:
                 self.console.print(f"expected {COMMANDS.format(example=self.example)}")
         except Quit:
             raise
         except (QubicError, OSError) as exc:
-            self.console.print(f"[red]{escape(str(exc))}[/red]; expected {COMMANDS.format(example=self.example)}",
-                               highlight=False)
+            message = str(exc)
+            if isinstance(exc, NotationError) or not re.search(r"\bexpected\b", message):
+                message += f"; expected {COMMANDS.format(example=self.example)}"
+            self.console.print(f"[red]{escape(message)}[/red]", highlight=False)
         except Exception as exc:  # a bug must not cost the game: say it and go on
             self.console.print(f"[red]internal error: {type(exc).__name__}: {escape(str(exc)[:200])}[/red] "
                                "(please report it); the game goes on", highlight=False)
@@ -170,19 +203,19 @@ def run(args: argparse.Namespace) -> int:
     for spec in (args.x, args.o):
         if spec != HUMAN:
             make_player(spec)  # an unknown name or option fails before the game starts
-    console = Console(highlight=False, soft_wrap=True)  # messages wrap in the terminal, not by rich
+    console = terminal_console()
     session = Session(args, console)
     try:
         console.print(session.play(), style="bold")
     except (Quit, KeyboardInterrupt):
         moves = format_mcdaniel(session.game.moves) or "none"
-        console.print(f"\ngame left after {len(session.game.moves)} moves (moves: {moves})")
+        console.print(f"\ngame left after {counted(len(session.game.moves), 'move')} (moves: {moves})")
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("play", help="play a game in the terminal (human or engines on each side)",
-                            description=__doc__.split("\n", 2)[2].replace("::", ":"),
+                            description=plain(__doc__),
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     choices = f"{HUMAN} or a player NAME[:key=value,...]: {', '.join(player_names())}"
     parser.add_argument("--x", default=HUMAN, metavar="NAME", help=f"who plays X: {choices} (default human)")

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from rich.console import Console
 
 from ..errors import QubicError
 from ..notation import diagram
 from ..puzzles import SOURCES, generate
 from ..saving import write_atomically
+from ..wording import counted
 from ._common import check_output, non_negative_int, positive_int
+from ._terminal import say, console as terminal_console
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     if args.min_length < 2:
         raise QubicError("--min-length must be at least 2 (a win in 1 is no puzzle)")
     check_output(args.output)
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with err.status("playing games for puzzles…") as status:
         found = generate(args.count, args.seed, args.min_length, args.max_length, args.source,
                          progress=lambda n, g: status.update(
@@ -30,13 +31,13 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         write_atomically(args.output, json.dumps(doc, indent=1) + "\n")
     else:
-        print(json.dumps(doc, indent=1))
+        say(json.dumps(doc, indent=1))
     if len(found) < args.count:
         err.print(f"found only {len(found)} of {args.count} puzzles; widen the lengths or change --seed")
     if args.output:
         for q in found:
-            print(f"{q.title} ({q.grade}, {len(q.solutions)} winning first moves)\n{diagram(q.position)}\n")
-        print(f"wrote {len(found)} puzzles to {args.output}")
+            say(f"{q.title} ({q.grade}, {len(q.solutions)} winning first moves)\n{diagram(q.position)}\n")
+        say(f"wrote {counted(len(found), 'puzzle')} to {args.output}")
     return 0
 
 

@@ -2,19 +2,22 @@
 
 The project's rules (geometry, threats, forcing; docs/predicates.md) and
 your ``--rules`` files are loaded with the position's facts ``x/1``, ``o/1``.
-ASP: GOAL is program text (``#show`` what you want); the atoms of every
-model (or the optimal ones) are printed. Prolog: GOAL is a goal; the
-bindings of each solution are printed.
+ASP: GOAL is program text (``#show`` what you want; without it every atom,
+the project's included, is shown); the atoms of every model (or the optimal
+ones) are printed. Prolog: GOAL is a goal; the bindings of each solution
+are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from ._common import (
     json_arg, memory_limit_arg, non_negative_int, position_arg, print_json, seconds, supervised_engine,
 )
+from ._terminal import plain, say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,32 +34,51 @@ def _answer(engine, args: argparse.Namespace) -> int:
                               optimal=args.optimal, project=not args.every_model,
                               max_length=args.max_length)
         for warning in result.warnings:
-            print(f"clingo: {warning}", file=sys.stderr)
+            say(f"clingo: {warning}", file=sys.stderr)
         if args.json:
             print_json({"engine": "asp", "satisfiable": result.satisfiable, "models": result.atoms,
                         "costs": result.costs, "exhausted": result.exhausted})
             return 0
         for i, atoms in enumerate(result.atoms, 1):
             cost = f" (cost {' '.join(map(str, result.costs[i - 1]))})" if result.costs[i - 1] else ""
-            print(f"Model {i}{cost}: {' '.join(atoms)}")
+            say(f"Model {i}{cost}: {' '.join(atoms)}")
         state = "SATISFIABLE" if result.satisfiable else "UNSATISFIABLE"
         more = "" if result.exhausted or not result.satisfiable else ", more may exist"
-        print(f"{state} ({len(result.models)} model{'s' * (len(result.models) != 1)} shown{more})")
+        every = "" if _shows(args.goal, args.rules) else (
+            "; the program has no #show, so every atom is shown, the project's rules' included: "
+            "add e.g. '#show winning_move/3.' to choose")
+        say(f"{state} ({len(result.models)} model{'s' * (len(result.models) != 1)} shown{more}{every})")
         return 0
     solutions = engine.query(args.position, args.goal, args.rules, args.time_limit, max_solutions=args.models)
     if args.json:
         print_json({"engine": "prolog", "solutions": solutions})
         return 0
     for bindings in solutions:
-        print(", ".join(f"{name} = {value}" for name, value in bindings.items()) or "true.")
+        say(", ".join(f"{name} = {value}" for name, value in bindings.items()) or "true.")
     if not solutions:
-        print("false.")
+        say("false.")
     return 0
+
+
+def _shows(goal: str, rule_files: list[str]) -> bool:
+    """Whether the ASP program (the goal and the user's rule files) has a ``#show`` directive.
+
+    >>> _shows('#show m/1. m(X) :- x(X).', []), _shows('m(X) :- x(X).', [])
+    (True, False)
+    """
+    texts = [goal]
+    for path in rule_files:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                texts.append(f.read())
+        except OSError:
+            return True  # the engine reports the missing file
+    return any(re.search(r"#show\b", t) for t in texts)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("query", help="your own ASP program or Prolog goal over the project's rules",
-                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", choices=["asp", "prolog"], required=True, help="the query language")
     parser.add_argument("--rules", metavar="FILE", action="append", default=[],
                         help="your own rule file (.lp or .pl) to load as well; repeat for several")

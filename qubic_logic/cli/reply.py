@@ -6,24 +6,25 @@ import argparse
 
 from ..errors import IllegalMoveError
 from ..match import make_player
-from ..notation import format_cell
 from ..players import player_names
-from ._common import json_arg, notation_arg, print_json
-from ._game import game_arg
+from ._common import cell_names, json_arg, notation_arg, print_json
+from ._game import game_arg, game_of
+from ._terminal import say
 
 
 def run(args: argparse.Namespace) -> int:
-    game = args.game
+    game = game_of(args)
     if game.position.is_over:
         raise IllegalMoveError("the game is already over; expected a game with a move to make")
     player = make_player(args.player)
     side = game.position.to_move
     move = player.choose(game)
+    names = cell_names(args)
     if args.json:
-        print_json({"player": args.player, "side": side, "move": move.cell,
-                    "cell": format_cell(move.cell, args.notation), "explanation": move.explain(args.notation)})
+        print_json({"player": args.player, "side": side, "move": move.cell, "notation": names.form,
+                    "cell": names.cell(move.cell), "explanation": move.explain(names)})
         return 0
-    print(f"{args.player} ({side.upper()}) plays {format_cell(move.cell, args.notation)}: {move.explain(args.notation)}")
+    say(f"{args.player} ({side.upper()}) plays {names.cell(move.cell)}: {move.explain(names)}")
     return 0
 
 

@@ -16,6 +16,7 @@ import webbrowser
 
 from ..errors import QubicError
 from ._common import non_negative_int, positive_int
+from ._terminal import plain, say
 
 LOOPBACK = "127.0.0.1"
 
@@ -64,10 +65,10 @@ def run(args: argparse.Namespace) -> int:
                          "address for --host and a free --port (0 takes a free one)") from None
     host, port = sock.getsockname()[:2]
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    print(f"qubic serve: {url} (pages: play, analyse, puzzles, verify; API at {url}api); "
+    say(f"qubic serve: {url} (pages: play, analyse, puzzles, verify; API at {url}api); "
           "Ctrl-C stops", flush=True)
     if not is_loopback(args.host):
-        print(f"qubic serve: warning: listening on {args.host}, not on loopback: anyone who can reach "
+        say(f"qubic serve: warning: listening on {args.host}, not on loopback: anyone who can reach "
               "this machine can use the server (and its CPU)", file=sys.stderr, flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("serve", help="the pages (play, analyse, puzzles, verify) and the JSON API",
-                            description=__doc__.split("\n", 2)[2])
+                            description=plain(__doc__))
     parser.add_argument("--port", type=port, default=8765,
                         help="port (default 8765; 0: a free one)")
     parser.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK})")

@@ -7,7 +7,8 @@ import argparse
 from ..core import threats
 from ..notation import diagram, format_position
 from ..position import Position
-from ._common import json_arg, position_arg, print_json
+from ._common import cell_names, json_arg, notation_arg, position_arg, print_json
+from ._terminal import say
 
 LEGEND = "+ = X threat cell, * = O threat cell, # = both"
 
@@ -26,15 +27,16 @@ def run(args: argparse.Namespace) -> int:
                     "to_move": p.to_move, "winner": p.winner, "draw": p.is_draw,
                     "winning_line": list(p.winning_line or [])})
         return 0
-    print(diagram(p, threat_marks(p)))
-    status = f"{p.winner.upper()} has won on {list(p.winning_line)}" if p.winner else (
+    say(diagram(p, threat_marks(p)))
+    status = f"{p.winner.upper()} has won on {cell_names(args).cells(p.winning_line)}" if p.winner else (
         "draw" if p.is_draw else f"{p.to_move.upper()} to move")
-    print(f"{status}; {LEGEND}")
+    say(f"{status}; {LEGEND}")
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("show", help="draw a position with its threat cells")
     position_arg(parser)
+    notation_arg(parser)
     json_arg(parser)
     parser.set_defaults(func=run)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
 
 from ..errors import DataFormatError, QubicError
 from ..saving import check_writable, write_atomically
 from ..strategy.solve import solve
 from ..strategy.split import polish, solve_split, time_left
+from ..wording import counted
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
+from ._terminal import say, console as terminal_console
 
 
 def _saved_table(args: argparse.Namespace) -> bytes | None:
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     args.position.require_in_play()
     check_output(args.output)
     table = _saved_table(args)
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with err.status("solving…") as status:
         if args.split:
             with executor_from(args) as executor:
@@ -79,31 +80,31 @@ def run(args: argparse.Namespace) -> int:
         return 0
     side = args.position.to_move.upper()
     if result.status == "not won" and args.move is not None and not args.split:
-        print(f"{side} to move: {args.move} does not force a win (proven) [{result.nodes:,} nodes, "
+        say(f"{side} to move: {args.move} does not force a win (proven) [{counted(result.nodes, 'node')}, "
               f"{result.seconds:.2f} s]")
     elif result.status == "won":
-        print(f"{side} to move WINS, starting with {result.move}: {result.strategy_size:,} strategic positions "
+        say(f"{side} to move WINS, starting with {result.move}: {result.strategy_size:,} strategic positions "
               f"[{result.nodes:,} nodes, {result.seconds:.2f} s]")
         if "extracted" in result.extra:
-            print(f"strategy: {result.extra['extracted']:,} strategic positions extracted from the proof, "
+            say(f"strategy: {result.extra['extracted']:,} strategic positions extracted from the proof, "
                   f"{result.strategy_size:,} after minimising; {result.extra['verified'].upper()}")
         if args.output:
-            print(f"strategy written to {args.output}; check it with: qubic verify dictionary {args.output}")
+            say(f"strategy written to {args.output}; check it with: qubic verify dictionary {args.output}")
     elif result.status == "not won":
-        print(f"{side} to move cannot force a win (proven) [{result.nodes:,} nodes, {result.seconds:.2f} s]")
+        say(f"{side} to move cannot force a win (proven) [{result.nodes:,} nodes, {result.seconds:.2f} s]")
     elif "replies" in result.extra:  # --split: say how far the reply classes got
         won = sum(status == "won" for status in result.extra["units"].values())
-        print(f"{side} to move: not solved ({result.stopped_by}) [{result.seconds:.2f} s]; first move "
+        say(f"{side} to move: not solved ({result.stopped_by}) [{result.seconds:.2f} s]; first move "
               f"{result.move}: {won} of {result.extra['replies']} reply classes proven won, "
               f"{len(result.extra['units']) - won} finished unproven")
     else:
-        print(f"{side} to move: not solved ({result.stopped_by}) [{result.nodes:,} nodes, {result.seconds:.2f} s]; "
+        say(f"{side} to move: not solved ({result.stopped_by}) [{result.nodes:,} nodes, {result.seconds:.2f} s]; "
               f"most promising move {result.move}, proof number {result.proof_number}, "
               f"disproof number {result.disproof_number}")
     if result.extra.get("loaded"):
-        print(f"went on from {result.extra['loaded']:,} entries of the search table {args.table}")
+        say(f"went on from {result.extra['loaded']:,} entries of the search table {args.table}")
     if result.table is not None:
-        print(f"search table saved to {args.table} ({len(result.table) / 1e6:,.1f} MB); the same command goes on "
+        say(f"search table saved to {args.table} ({len(result.table) / 1e6:,.1f} MB); the same command goes on "
               "from it")
     return 130 if result.stopped_by == "interrupted" else 0  # Ctrl-C: the partial result above, status 130
 

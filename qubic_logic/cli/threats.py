@@ -6,7 +6,8 @@ import argparse
 
 from ..core import CORE_NAME, threats
 from ..geometry import cells_of
-from ._common import cells_text, json_arg, notation_arg, position_arg, print_json
+from ._common import cell_names, json_arg, notation_arg, position_arg, print_json
+from ._terminal import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for side, parts in data.items():
         for name, cells in parts.items():
-            print(f"{side.upper()} {name.replace('_', ' ')}: {cells_text(cells, args.notation)}")
+            say(f"{side.upper()} {name.replace('_', ' ')}: {cell_names(args).cells(cells)}")
     return 0
 
 

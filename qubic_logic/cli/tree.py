@@ -14,7 +14,6 @@ import argparse
 import sys
 import time
 
-from rich.console import Console
 
 from ..engines import ENGINE_NAMES
 from ..errors import QubicError
@@ -22,14 +21,17 @@ from ..forcegraph import force_graph
 from ..forcetree import force_tree
 from ..render import FORMATS, format_for_path, render_tree, write_tree
 from ._common import (
-    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
+    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
     position_arg, positive_int, seconds, supervised_engine,
 )
+from ._terminal import say, console as terminal_console
 
 
 def run(args: argparse.Namespace) -> int:
     fmt = args.format or (format_for_path(args.output) if args.output else "text")
-    err = Console(stderr=True)
+    names = cell_names(args)
+    args.notation = names.form
+    err = terminal_console(stderr=True)
     start = time.perf_counter()
     args.position.require_in_play()
     check_output(args.output)
@@ -59,14 +61,14 @@ def run(args: argparse.Namespace) -> int:
     elif fmt == "text":
         from ..render.text import rich_tree
 
-        Console(highlight=False).print(rich_tree(tree, args.notation))
+        terminal_console().print(rich_tree(tree, args.notation))
         where = ""
     elif fmt == "png":
         raise QubicError("PNG is binary: give a file with -o FILE.png")
     else:
         sys.stdout.write(render_tree(tree, fmt, args.notation).decode())
         where = ""
-    print(f"{tree.summary()} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
+    say(f"{tree.summary(names)} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
           file=sys.stderr if not args.output and fmt != "text" else sys.stdout)
     return 130 if tree.graph["truncated"] == "interrupted" else 0
 

@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..errors import Interrupted, QueryTimeout
 from ..notation import format_mcdaniel, format_patashnik, root_of
 from ..saving import write_atomically
+from ..shipped import resolve_dictionary
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.dictionary import StrategyDictionary
 from ..executor import make_executor
@@ -27,8 +28,10 @@ from ..strategy.judge_jobs import judge_on
 from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
+from ..wording import counted
 from ._common import executor_args
 from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
+from ._terminal import say, console as terminal_console
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
              "forced": "(4) forced win"}
@@ -72,33 +75,33 @@ def _check(witnesses, args, tasks, time_limit: float | None) -> dict:
 
 
 def _print_verification(v: Verification, source: str) -> None:
-    print(f"{source}: {v.verdict.upper()} — {v.root.to_move.upper()} to move at "
+    say(f"{source}: {v.verdict.upper()} — {v.root.to_move.upper()} to move at "
           f"{format_patashnik(v.root) or 'the empty board'} wins by the dictionary"
           if v.verdict == "verified" else f"{source}: {v.verdict.upper()}")
-    print(f"  {v.positions:,} positions up to symmetry with {v.root.to_move.upper()} to move "
+    say(f"  {counted(v.positions, 'position')} up to symmetry with {v.root.to_move.upper()} to move "
           f"({v.defender_positions:,} after its move), {v.seconds:.2f} s on {v.jobs} "
           f"{'core' if v.jobs == 1 else 'cores'} [{v.engine}], "
           f"{v.positions / max(v.seconds, 1e-9):,.0f} positions/s")
     for rule in RULES:
-        print(f"  {RULE_TEXT[rule]:<22} {v.by_rule[rule]:>9,}")
+        say(f"  {RULE_TEXT[rule]:<22} {v.by_rule[rule]:>9,}")
     longest = v.longest_witness
     if longest:
-        print(f"  longest forced sequence needed: {v.longest} moves, at {format_patashnik(longest.position)}")
+        say(f"  longest forced sequence needed: {counted(v.longest, 'move')}, at {format_patashnik(longest.position)}")
     if v.unsettled:
-        print(f"  {v.unsettled:,} rule-(4) positions not settled before the run stopped (time limit or Ctrl-C)")
+        say(f"  {v.unsettled:,} rule-(4) positions not settled before the run stopped (time limit or Ctrl-C)")
     for f in v.failures[:20]:
-        print(f"  FAILS at {format_patashnik(f.position) or 'the empty board'}: {f.reason}; reached by moves "
+        say(f"  FAILS at {format_patashnik(f.position) or 'the empty board'}: {f.reason}; reached by moves "
               f"{','.join(map(str, f.moves)) or '(the root)'}")
     if len(v.failures) > 20:
-        print(f"  ... and {len(v.failures) - 20} more failures (see --json)")
+        say(f"  ... and {len(v.failures) - 20} more failures (see --json)")
 
 
 def run_dictionary(args: argparse.Namespace) -> int:
     check_output(args.certificate)
     deadline = time.monotonic() + args.time_limit if args.time_limit else None
-    dictionary = StrategyDictionary.load(args.file)
+    dictionary = StrategyDictionary.load(resolve_dictionary(args.file))
     root = args.root if args.root is not None else dictionary.root
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with _progress_bar(err) as bar:
         tasks = _Tasks(bar)
         v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=_left(deadline),
@@ -118,32 +121,32 @@ def run_dictionary(args: argparse.Namespace) -> int:
         if check:
             _print_check(check)
         if args.certificate:
-            print(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
+            say(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
     return 0 if v.verdict == "verified" and not (check and (check["rejected"] or check["stopped"])) else 1
 
 
 def _print_check(check: dict) -> None:
     verdict = "all pass" if not check["rejected"] else f"{check['rejected']:,} REJECTED"
     if check["stopped"]:
-        print(f"  re-checked {check['checked']:,} of {check['witnesses']:,} witnesses with {check['checker']}: "
+        say(f"  re-checked {check['checked']:,} of {check['witnesses']:,} witnesses with {check['checker']}: "
               f"INCOMPLETE ({check['stopped']}), {check['rejected']:,} rejected so far ({check['seconds']:.1f} s)")
     else:
-        print(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
+        say(f"  re-checked {check['witnesses']:,} witnesses with {check['checker']}: {verdict} "
               f"({check['seconds']:.1f} s)")
     for r in check["first_rejected"]:
         at = f"step {r['step']}: " if r["step"] else ""
-        print(f"    {r['position'] or 'the empty board'} {','.join(map(str, r['witness']))}: {at}{r['reason']}")
+        say(f"    {r['position'] or 'the empty board'} {','.join(map(str, r['witness']))}: {at}{r['reason']}")
 
 
 def run_certificate(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.time_limit if args.time_limit else None
     witnesses = load_certificate(args.file)
-    with _progress_bar(Console(stderr=True)) as bar:
+    with _progress_bar(terminal_console(stderr=True)) as bar:
         check = _check(witnesses, args, _Tasks(bar), _left(deadline))
     if args.json:
         print_json(check)
     else:
-        print(f"{args.file}:")
+        say(f"{args.file}:")
         _print_check(check)
     if check["stopped"] == "interrupted":
         return 130
@@ -163,7 +166,7 @@ def run_strategy(args: argparse.Namespace) -> int:
     root_text = args.root or "empty"
     root, root_moves = root_of(root_text)
     check_output(args.certificate, args.refutation)
-    console = Console(stderr=True)
+    console = terminal_console(stderr=True)
     with _progress_bar(console) if console.is_terminal else nullcontext() as bar:  # an error stays one line
         j = _judge(args, root, root_moves, _Tasks(bar) if bar else None)
     written = []
@@ -188,26 +191,26 @@ def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
     where = f"{'from the empty board' if not j.root.count else 'from ' + format_patashnik(j.root)}"
     mode = "by the strategy alone" if j.pure else "by rules (1)-(4)"
     if j.verdict == "verified":
-        print(f"{j.source}: VERIFIED — {side} wins {where}, {mode}")
+        say(f"{j.source}: VERIFIED — {side} wins {where}, {mode}")
     elif j.verdict == "refuted":
         r = j.refutation
         outcome = "a draw" if r.result == "draw" else "no move" if r.result == "no move" else f"{r.result.upper()} wins"
-        print(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {r.length} moves "
+        say(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {counted(r.length, 'move')} "
               f"({'the shortest game' if j.shortest_proven else 'the shortest game found'})")
-        print(f"  game: {r.game_text}  ({r.reason})")
+        say(f"  game: {r.game_text}  ({r.reason})")
         if args.refutation:
-            print(f"  written to {args.refutation}: replay with qubic play --load {args.refutation}, "
+            say(f"  written to {args.refutation}: replay with qubic play --load {args.refutation}, "
                   f"or qubic show \"$(cat {args.refutation})\"")
     else:
-        print(f"{j.source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
-        print(f"  {j.open:,} opponent choices left open; most promising line: "
+        say(f"{j.source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
+        say(f"  {j.open:,} opponent choices left open; most promising line: "
               f"{format_mcdaniel(list(j.promising)) if j.promising else 'none'}")
-    print(f"  {j.positions:,} positions up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
+    say(f"  {counted(j.positions, 'position')} up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
           f"{j.seconds:.2f} s on {j.jobs} {'worker' if j.jobs == 1 else 'workers'}")
     for rule in STRATEGY_RULES:
-        print(f"  {STRATEGY_RULES[rule]:<22} {j.by_rule[rule]:>9,}")
+        say(f"  {STRATEGY_RULES[rule]:<22} {j.by_rule[rule]:>9,}")
     if j.verdict == "verified" and args.certificate:
-        print(f"  certificate: {len(j.choices):,} strategic moves written to {args.certificate} (check with "
+        say(f"  certificate: {len(j.choices):,} strategic moves written to {args.certificate} (check with "
               f"qubic verify dictionary {args.certificate}), {len(j.witnesses):,} forced wins to "
               f"{args.certificate}.witnesses")
 
@@ -239,7 +242,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")
-    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's format")
+    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's format: a file, or a shipped "
+                                                "dictionary's name (patashnik, qubic-logic-solved)")
     d.add_argument("--root", type=_position, default=None, metavar="POSITION",
                    help="where play starts (default: the file's 'root:' header line, else the empty board)")
     d.add_argument("--check-with", choices=CHECKERS, default=None,
@@ -254,7 +258,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = what.add_parser("strategy", help="verify a strategy (rules, dictionary or player), or refute it with a game")
     s.add_argument("source", metavar="SOURCE",
                    help="an ASP file (.lp) or Prolog file (.pl) defining play/1, a dictionary file, "
-                        "or player:NAME[:key=value,...]")
+                        "a shipped strategy's name (qubic list strategies) or player:NAME[:key=value,...]")
     s.add_argument("--side", choices=["x", "o"], default=None,
                    help="the strategy's side (default: the side to move at the root)")
     s.add_argument("--root", default=None, metavar="POSITION",

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 
 from ..engines import ENGINE_NAMES
+from ..wording import counted
 from ._common import (
-    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cells_text, declarative_time_limit, json_arg, memory_limit_arg, notation_arg,
+    DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, declarative_time_limit, json_arg, memory_limit_arg, notation_arg,
     position_arg, positive_int, print_json, seconds, supervised_engine,
 )
+from ._terminal import say
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,13 +24,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(win.to_json())
         return 0
-    bound = f" within {args.max_length} moves" if args.max_length else ""
-    nodes = f"{win.nodes} nodes, " if win.nodes else ""
+    bound = f" within {counted(args.max_length, 'move')}" if args.max_length else ""
+    nodes = f"{counted(win.nodes, 'node')}, " if win.nodes else ""
     if not win.found:
-        print(f"{win.attacker.upper()} to move has no forced win by threat sequence{bound} "
+        say(f"{win.attacker.upper()} to move has no forced win by threat sequence{bound} "
               f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
         return 0
-    print(f"{win.attacker.upper()} wins in {win.length} move{'s' * (win.length != 1)}: {cells_text(win.sequence, args.notation)} "
+    say(f"{win.attacker.upper()} wins in {win.length} move{'s' * (win.length != 1)}: {cell_names(args).cells(win.sequence)} "
           f"[{win.engine}, {nodes}{win.seconds:.3f} s]")
     return 0
 

@@ -12,9 +12,8 @@ from typing import Callable, Protocol
 
 from ..core import threats
 from ..errors import QubicError
-from ..notation import shown
 from ..geometry import cells_of
-from ..notation import format_cell
+from ..notation import CellNames, shown
 from ..position import Game, Position, other
 
 
@@ -22,29 +21,45 @@ from ..position import Game, Position, other
 class Move:
     """A chosen cell (0..63) and why it was chosen.
 
-    ``explanation`` names cells as 0..63; a move made with :meth:`citing` also keeps
-    the cells it names, so :meth:`explain` can write them in any cell notation.
+    A player names cells only through :meth:`citing`: the explanation keeps the
+    cells (and lines of moves, as tuples) it names, and :meth:`explain` writes
+    them with the project's :class:`~qubic_logic.notation.CellNames`;
+    ``explanation`` is the text in 0..63.
 
-    >>> m = Move.citing(42, "stored game: {0}-{1}, then {2}", 42, 63, 10)
+    >>> m = Move.citing(42, "stored game: {0}, then {1}", (42, 63), 10)
     >>> m.explanation, m.explain("number"), m.explain("lrc")
-    ('stored game: 42-63, then 10', 'stored game: 43-64, then 11', 'stored game: 333-444, then 133')
+    ('stored game: 42 63, then 10', 'stored game: 43-64, then 11', 'stored game: 333 444, then 133')
+    >>> m.within("(as O) {why}").explain("hp67")
+    '(as O) stored game: .333 .444, then .133'
     """
 
     cell: int
     explanation: str = ""
     template: str = field(default="", repr=False, compare=False)
-    cells: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    cells: tuple[int | tuple[int, ...], ...] = field(default=(), repr=False, compare=False)
 
     @classmethod
-    def citing(cls, cell: int, template: str, *cells: int) -> Move:
-        """A move whose explanation ``template`` names ``cells`` as ``{0}``, ``{1}``, ..."""
-        return cls(cell, template.format(*cells), template, tuple(cells))
+    def citing(cls, cell: int, template: str, *cells: int | tuple[int, ...]) -> Move:
+        """A move whose explanation ``template`` names ``cells`` as ``{0}``, ``{1}``, ...
+        (a tuple of cells is a line of moves)."""
+        cited = tuple(tuple(c) if isinstance(c, (tuple, list)) else c for c in cells)
+        return cls(cell, _written(template, cited, CellNames()), template, cited)
 
-    def explain(self, notation: str = "index") -> str:
-        """The explanation with its cells in ``notation`` (one of ``notation.CELL_FORMS``)."""
+    def explain(self, names: CellNames | str = "index") -> str:
+        """The explanation with its cells written by ``names`` (or the name of a cell notation)."""
         if not self.template:
             return self.explanation
-        return self.template.format(*(format_cell(c, notation) for c in self.cells))
+        return _written(self.template, self.cells, names if isinstance(names, CellNames) else CellNames(names))
+
+    def within(self, outer: str, cell: int | None = None) -> Move:
+        """This move's explanation put in ``outer`` at ``{why}`` (for ``cell``, default the same cell)."""
+        inner = self.template or self.explanation.replace("{", "{{").replace("}", "}}")
+        template = outer.replace("{", "{{").replace("}", "}}").replace("{{why}}", inner)
+        return Move.citing(self.cell if cell is None else cell, template, *self.cells)
+
+
+def _written(template: str, cited: tuple, names: CellNames) -> str:
+    return template.format(*(names.line(c) if isinstance(c, tuple) else names.cell(c) for c in cited))
 
 
 class Player(Protocol):

@@ -33,15 +33,15 @@ stored move is taken without that flag (digest §6, [ambiguity]).
 "In this game, the human always goes first" (L121); as X this player opens
 with its strategic move on the empty board (an extension) and then plays its
 rounds as usual. Coordinates are Stein's ``.zyx``, 1..4 each (notation
-``hp67``). A winning reply is explained as ``1.zyx``, as the calculator
-displayed it (L93).
+``hp67``); explanations cite cells, which the user's notation names (the
+calculator displayed a winning reply as ``1.zyx``, L93).
 
 >>> from qubic_logic.position import Game
 >>> from qubic_logic.notation import parse_cell, format_cell
 >>> g = Game([parse_cell('.231')])
 >>> m = HP67Player().choose(g)
->>> format_cell(m.cell, 'hp67'), m.explanation
-('.322', 'round 1, strategic: level 3, file 2, row .32x')
+>>> format_cell(m.cell, 'hp67'), m.explain('hp67')
+('.322', 'round 1, strategic: level 3, file 2, the row from .321 to .324')
 """
 
 from __future__ import annotations
@@ -135,12 +135,12 @@ def place_on_line(position: Position, s: Square, test: int) -> int:
     raise AssertionError(f"test {test} around {s} chose a full line")  # counts < 4 exclude this
 
 
-def strategic_square(position: Position) -> tuple[int, str]:
-    """Stein's strategic move (L257–263) and its explanation.
+def strategic_square(position: Position) -> Move:
+    """Stein's strategic move (L257–263), explained.
 
     >>> from qubic_logic.position import Position
-    >>> strategic_square(Position())
-    (21, 'strategic: level 2, file 2, row .22x')
+    >>> strategic_square(Position()).explain('hp67')
+    'strategic: level 2, file 2, the row from .221 to .224'
     """
     occupied = position.x | position.o
 
@@ -166,20 +166,19 @@ def strategic_square(position: Position) -> tuple[int, str]:
     for x in order:
         c = square_cell((z, file, x))
         if position.at(c) == ".":
-            return c, f"strategic: level {level}, file {file}, row .{z}{file}x"
+            return Move.citing(c, f"strategic: level {level}, file {file}, the row from {{0}} to {{1}}",
+                               square_cell((z, file, 1)), square_cell((z, file, 4)))
     raise AssertionError("a row with fewer than 4 marks has an empty square")
 
 
-def _tactical(position: Position, s: Square, test: int, count: int, mine: bool) -> tuple[int, str]:
+def _tactical(position: Position, s: Square, test: int, count: int, mine: bool) -> Move:
     cell = place_on_line(position, s, test)
     kind = TEST_KINDS[test - 1]
-    z, y, x = cell_square(cell)
     if mine:
-        what = f"completes its {kind} (3-0): wins, displayed 1.{z}{y}{x}" if count == 3 else (
-            f"extends its {count}-0 {kind}")
+        what = f"completes its {kind} (3-0): wins" if count == 3 else f"extends its {count}-0 {kind}"
     else:
         what = f"blocks a 0-{count} {kind}"
-    return cell, f"{what} (test {test} from .{''.join(map(str, s))})"
+    return Move.citing(cell, f"{what} (test {test} from {{0}})", square_cell(s))
 
 
 @register("hp67", "Stein's HP-67 program 02925D: 13 line tests, one move deep (seed 004)")
@@ -195,21 +194,16 @@ class HP67Player:
         human = game.moves[1 if me == "x" else 0 :: 2]
         rnd = len(human)
         if rnd == 0:  # only as X: the extension's opening move
-            cell, why = strategic_square(p)
-            return Move(cell, f"opening (extension, the human moves first in the seed), {why}")
+            return strategic_square(p).within("opening (extension, the human moves first in the seed), {why}")
         if rnd == 1:
-            cell, why = strategic_square(p)
-            return Move(cell, f"round 1, {why}")
+            return strategic_square(p).within("round 1, {why}")
         h = cell_square(human[-1])
         h_count, h_test = best_line(p, other(me), h)
         if rnd > OPENING_ROUNDS and mine:
             m = cell_square(mine[-1])
             m_count, m_test = best_line(p, me, m, h_count)
             if m_test:
-                cell, why = _tactical(p, m, m_test, m_count, True)
-                return Move(cell, f"round {rnd}, {why}")
+                return _tactical(p, m, m_test, m_count, True).within(f"round {rnd}, {{why}}")
         if h_test:
-            cell, why = _tactical(p, h, h_test, h_count, False)
-            return Move(cell, f"round {rnd}, {why}")
-        cell, why = strategic_square(p)
-        return Move(cell, f"round {rnd}, {why}")
+            return _tactical(p, h, h_test, h_count, False).within(f"round {rnd}, {{why}}")
+        return strategic_square(p).within(f"round {rnd}, {{why}}")

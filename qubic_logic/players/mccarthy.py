@@ -151,6 +151,5 @@ class McCarthyPlayer:
         search = linemax if p.to_move == "x" else linemin
         result = search(self.search, root, -INFINITY, INFINITY)
         value, line = qa(result), to_list(qd(result))
-        cells = " ".join(f"{{{i}}}" for i in range(len(line)))
-        return Move.citing(line[0], f"alpha-beta to depth {self.search.depth}: value {value} to X, line {cells}",
-                           *line)
+        return Move.citing(line[0], f"alpha-beta to depth {self.search.depth}: value {value} to X, line {{0}}",
+                           tuple(line))

@@ -121,8 +121,8 @@ def genex(a: int, d: int) -> Move:
         cell = max(cells_of(PLANE_MASKS[plane] & free), key=lambda c: denem_key(a, d, c))
         best = ((0, denem_key(a, d, cell)), cell, plane)
     _, cell, plane = best
-    where = f"plane {plane + 1} (planar cell {planar_cell(plane, cell)})"
-    return Move(cell, f"GENEX: blocks a planar trap in {where}")
+    return Move.citing(cell, f"GENEX: blocks a planar trap in plane {plane + 1} at {{0}} "
+                             f"(planar cell {planar_cell(plane, cell)})", cell)
 
 
 DISK_SWITCH = {"on": True, "off": False}
@@ -188,11 +188,11 @@ class McDaniel:
     def _opening(game: Game) -> Move | None:
         moves = game.moves
         if not moves:
-            return Move(0, "opens in cell 1 (a prime cell)")
+            return Move.citing(0, "opens in cell {0} (a prime cell)", 0)
         if len(moves) == 2:
             if moves[1] == 21:
-                return Move(12, "second move: 13, since O took 22")
-            return Move(21, "second move: 22 (cells 1 and 22 survive evisceration)")
+                return Move.citing(12, "second move: {0}, since O took {1}", 12, 21)
+            return Move.citing(21, "second move: {0} (cells {1} and {0} survive evisceration)", 21, 0)
         return None
 
 

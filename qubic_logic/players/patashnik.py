@@ -34,7 +34,7 @@ class PatashnikPlayer:
         p = game.position
         if p.to_move == "o":
             m = self.solver.choose(game)
-            return Move(m.cell, f"(as O, the solver) {m.explanation}")
+            return m.within("(as O, the solver) {why}")
         forced = winning_move(p) or blocking_move(p)
         if forced:
             return forced
@@ -43,7 +43,8 @@ class PatashnikPlayer:
             return Move(cell, "Patashnik's dictionary move")
         seq = forced_win_moves(p, self.time_limit)
         if seq:
-            return Move(seq[0], f"executes a forced sequence: wins in {(len(seq) + 1) // 2} moves "
-                                f"({' '.join(map(str, seq))})")
+            n = (len(seq) + 1) // 2
+            return Move.citing(seq[0], f"executes a forced sequence: wins in {n} move{'s' * (n != 1)} ({{0}})",
+                               tuple(seq))
         m = self.solver.choose(game)
-        return Move(m.cell, f"off the dictionary and no forced sequence; solver: {m.explanation}")
+        return m.within("off the dictionary and no forced sequence; solver: {why}")

@@ -140,8 +140,8 @@ class SolverPlayer:
         seq = forced_win_moves(p, self.time_limit)
         if seq:
             n = (len(seq) + 1) // 2
-            return Move(seq[0], f"starts a terminal forcing sequence: wins in {n} moves "
-                                f"({' '.join(map(str, seq))})")
+            return Move.citing(seq[0], f"starts a terminal forcing sequence: wins in {n} move{'s' * (n != 1)} "
+                                       "({0})", tuple(seq))
         block = blocking_move(p)
         if block:
             return block
@@ -175,10 +175,12 @@ class SolverPlayer:
                     continue
                 first_safe = cell if first_safe is None else first_safe
                 if refutation(after, self.time_limit, deadline) is None:
-                    why = choice.explanation if cell == choice.cell else f"instead of {choice.cell}"
-                    return Move(cell, f"{why}; leaves no forced win, and no quiet reply makes one")
+                    if cell == choice.cell:
+                        return choice.within("{why}; leaves no forced win, and no quiet reply makes one")
+                    return Move.citing(cell, "instead of {0}; leaves no forced win, and no quiet reply makes one",
+                                       choice.cell)
         except TimeoutError:
             reason = f"no move found safe against quiet replies within {self.budget:g} s"
         if first_safe is None:
-            return Move(choice.cell, f"every move leaves a forced win; {choice.explanation}")
+            return choice.within("every move leaves a forced win; {why}")
         return Move(first_safe, f"leaves no forced win ({reason})")

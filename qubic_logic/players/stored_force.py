@@ -25,16 +25,6 @@ from ..position import Game
 from .base import Move
 
 
-def sequence_template(count: int) -> str:
-    """A template naming ``count`` cells as McDaniel wrote a line: own-reply pairs, commas between.
-
-    >>> sequence_template(5)
-    '{0}-{1},{2}-{3},{4}'
-    """
-    pairs = [f"{{{i}}}-{{{i + 1}}}" if i + 1 < count else f"{{{i}}}" for i in range(0, count, 2)]
-    return ",".join(pairs)
-
-
 def moves_to_win(sequence: tuple[int, ...] | list[int]) -> int:
     """Own moves in a line that alternates own move and reply and ends with the winning move.
 
@@ -45,15 +35,15 @@ def moves_to_win(sequence: tuple[int, ...] | list[int]) -> int:
 
 
 def sequence_move(template: str, sequence: tuple[int, ...] | list[int]) -> Move:
-    """The first move of ``sequence``, explained by ``template`` (``{line}``, ``{moves}``) with every cell cited.
+    """The first move of ``sequence``, explained by ``template`` (``{line}``, ``{moves}``), the line cited.
 
-    >>> sequence_move("starts a force: {line}, a win in {moves}", (5, 6, 9)).explain("number")
-    'starts a force: 6-7,10, a win in 2 moves'
+    >>> m = sequence_move("starts a force: {line}, a win in {moves}", (5, 6, 9))
+    >>> m.explain("number"), m.explain("index")
+    ('starts a force: 6-7,10, a win in 2 moves', 'starts a force: 5 6 9, a win in 2 moves')
     """
     moves = moves_to_win(sequence)
-    text = template.format(line=sequence_template(len(sequence)),
-                           moves=f"{moves} move{'s' * (moves != 1)}")
-    return Move.citing(sequence[0], text, *sequence)
+    text = template.format(line="{0}", moves=f"{moves} move{'s' * (moves != 1)}")
+    return Move.citing(sequence[0], text, tuple(sequence))
 
 
 class StoredForce:

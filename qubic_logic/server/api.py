@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from importlib.resources import files
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
@@ -28,10 +26,11 @@ from ..forcegraph import MERGES, force_graph
 from ..forcetree import EDGE_KINDS, force_tree
 from ..geometry import cells_of
 from ..match import make_player
-from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_game, parse_position, root_of
+from ..notation import CELL_FORMS, CellNames, format_cell, format_mcdaniel, parse_game, parse_position, root_of
 from ..players import REGISTRY, player_names
 from ..position import Game
 from ..puzzles import SOURCES, answer, generate
+from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
 from ..render.dot import node_caption, on_shortest_win
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
@@ -44,9 +43,6 @@ MAX_DICTIONARY = 500_000  # characters of pasted dictionary text
 MAX_SECONDS = 30.0
 DEFAULT_SECONDS = 10.0
 MAX_TREE_NODES = 5000
-DICTIONARIES = {"patashnik": "patashnik-qubic.dictionary",
-                "qubic-logic-solved": "qubic-logic-solved.dictionary"}
-STRATEGY_RULES = files("qubic_logic.rules") / "strategies"  # strategies written as rules, shipped
 
 PositionText = Annotated[str, Field(
     max_length=MAX_TEXT, examples=["1-2,22-52,27-4"],
@@ -116,7 +112,8 @@ class GameRequest(BaseModel):
 class ReplyRequest(BaseModel):
     moves: Moves = []
     player: Annotated[str, Field(max_length=40, description="a registered player name")]
-    notation: Notation = Field("index", description="how the explanation writes cells")
+    notation: Notation = Field("index", description="how the explanation writes cells (the response also "
+                                                    "holds it in every notation, as explanations)")
 
 
 class PuzzlesRequest(BaseModel):
@@ -155,9 +152,13 @@ def game_of(req: GameRequest | ReplyRequest) -> Game:
 
 
 def game_state(game: Game, form: str) -> dict:
-    """The game as the Play page shows it."""
-    return {"moves": list(game.moves), "mcdaniel": format_mcdaniel(game.moves),
-            "cells": [format_cell(c, form) for c in game.moves], "position": board(game.position)}
+    """The game as the Play page shows it: moves 0..63, their names in ``form`` (``notation``), and the
+    move list written in every notation (``lines``: McDaniel's pairs for ``number``)."""
+    names = CellNames(form)
+    return {"moves": list(game.moves), "notation": form, "mcdaniel": format_mcdaniel(game.moves),
+            "cells": [names.cell(c) for c in game.moves],
+            "lines": {f: CellNames(f).line(game.moves) if game.moves else "" for f in CELL_FORMS},
+            "position": board(game.position)}
 
 
 # ------------------------------------------------------------------ endpoints
@@ -253,7 +254,9 @@ async def reply(req: ReplyRequest, request: Request) -> dict:
     side = g.position.to_move
     start = time.perf_counter()
     move = await _runner(request).call(player.choose, g, seconds=MAX_SECONDS, what=f"player {req.player}")
-    return {"player": req.player, "side": side, "move": move.cell, "explanation": move.explain(req.notation),
+    return {"player": req.player, "side": side, "move": move.cell, "notation": req.notation,
+            "explanation": move.explain(req.notation),
+            "explanations": {form: move.explain(form) for form in CELL_FORMS},
             "seconds": round(time.perf_counter() - start, 6)}
 
 
@@ -265,7 +268,7 @@ async def hint_route(req: GameRequest, request: Request) -> dict:
     text = await _runner(request).call(hint, g, req.notation, seconds=MAX_SECONDS, what="the hint")
     found = await _runner(request).call(get_engine("auto").shortest_forced_win, g.position, None, 5.0,
                                         seconds=MAX_SECONDS, what="the hint")
-    return {"text": text, "length": found.length, "sequence": list(found.sequence)}
+    return {"text": text, "notation": req.notation, "length": found.length, "sequence": list(found.sequence)}
 
 
 @router.post("/puzzles", summary="'X to move wins in N' puzzles from seeded games")
@@ -294,18 +297,8 @@ async def puzzle_answer(req: AnswerRequest, request: Request) -> dict:
 
 @router.get("/dictionaries", summary="the shipped strategy dictionaries")
 def dictionaries() -> dict:
-    return {"dictionaries": [{"name": name, "entries": len(StrategyDictionary.load(shipped_path(name)))}
+    return {"dictionaries": [{"name": name, "entries": len(StrategyDictionary.load(dictionary_path(name)))}
                              for name in DICTIONARIES]}
-
-
-def shipped_path(name: str) -> Path:
-    """The file of a shipped dictionary."""
-    return Path(str(files("qubic_logic") / "data" / DICTIONARIES[name]))
-
-
-def strategy_rule_files() -> list[str]:
-    """The names of the shipped strategy rule files (ASP and Prolog)."""
-    return sorted(f.name for f in STRATEGY_RULES.iterdir() if f.name.endswith((".lp", ".pl")))
 
 
 def strategy_source(name: str) -> str:
@@ -339,7 +332,7 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
     if sum(x is not None for x in (req.dictionary, req.text, req.strategy)) != 1:
         raise InputError("dictionary", "give one of: the name of a shipped dictionary, a dictionary's text, "
                                        "or a strategy")
-    path = None if req.dictionary is None else str(shipped_path(req.dictionary))
+    path = None if req.dictionary is None else str(dictionary_path(req.dictionary))
     source = None if req.strategy is None else strategy_source(req.strategy)
     d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary") if req.text is not None else None
     if req.root:

@@ -35,6 +35,7 @@ from ..errors import QubicError, RuleError, StrategyError
 from ..geometry import cells_of
 from ..notation import format_mcdaniel, format_patashnik
 from ..position import Game, Position
+from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
 from .dictionary import StrategyDictionary
 
 #: Seconds one strategy call may take (a looping rule file ends with a clear error).
@@ -196,10 +197,14 @@ class PrologStrategy(Strategy):
 
 
 def _rule_file(source: str) -> Path:
+    """The rule file ``source`` names: a file, else a shipped rule file's name (any folder)."""
     path = Path(source)
+    if not path.is_file() and source in strategy_rule_files():
+        path = Path(str(STRATEGY_RULES / source))
     if not path.is_file():
         raise RuleError(f"strategy file {source} does not exist; expected a rule file (.lp or .pl), "
-                        "a dictionary file or player:NAME")
+                        f"a dictionary file, player:NAME or a shipped name ({', '.join(strategy_rule_files())}, "
+                        f"{', '.join(DICTIONARIES)})")
     return path
 
 
@@ -208,10 +213,10 @@ def check_source(source: str, time_limit: float | None = CALL_LIMIT) -> None:
     file exists, that ASP rules ground within ``time_limit`` (in a child process). Workers that load
     the source afterwards pass ``probe=False`` (a worker process may not start children).
 
-    >>> check_source('no-such-file.lp')
+    >>> check_source('no-such-file.lp')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    qubic_logic.errors.RuleError: strategy file no-such-file.lp does not exist; expected a rule file (.lp or .pl), a dictionary file or player:NAME
+    qubic_logic.errors.RuleError: strategy file no-such-file.lp does not exist; expected a rule file (.lp or .pl), a dictionary file, player:NAME or a shipped name (citrenbaum-pdp4.lp, ...)
     """
     from ..engines.asp import check_grounding
 
@@ -234,6 +239,8 @@ def load_strategy(source: str, time_limit: float | None = CALL_LIMIT, *, probe: 
     """
     if source.startswith(PLAYER_PREFIX):
         return PlayerStrategy(source)
+    if source in DICTIONARIES and not os.path.exists(source):
+        return DictionaryStrategy(source, StrategyDictionary.load(str(dictionary_path(source))))
     suffix = os.path.splitext(source)[1]
     if suffix == ".lp":
         return AspStrategy(source, time_limit, probe=probe)

@@ -13,10 +13,11 @@ analysis runs when the game ends and the game is stored with its lesson.
 ``reading=literal`` keeps the listing's bugs where they change play; ``seed``
 draws the first strong square.
 
-Explanations name squares in Doake's 1..64 numbering (cell + 1).
+Explanations cite squares as cells, which the user's notation names (Doake's
+1..64 numbering is the ``number`` notation).
 
 >>> from qubic_logic.position import Game
->>> DoakePlayer(seed=1).choose(Game([0, 21, 1, 42, 2])).explanation
+>>> DoakePlayer(seed=1).choose(Game([0, 21, 1, 42, 2])).explain("number")
 "blocks the opponent's three on line 1 (square 4)"
 """
 
@@ -80,7 +81,7 @@ class DoakePlayer:
 
     def choose(self, game: Game) -> Move:
         choice = choose(self.selector, game)
-        return Move(choice.square - 1, choice.why)
+        return Move.citing(choice.square - 1, choice.why, *(square - 1 for square in choice.squares))
 
     def game_over(self, game: Game, side: str, opponent: str) -> str | None:
         """With ``learn=on``: analyse the finished ``game`` (played as ``side``) into the brain.

@@ -30,11 +30,16 @@ ATTACK_THRESHOLD, DEFENCE_THRESHOLD = 14, 15  # LARGE >= 14, BIG > 15 (L930–93
 
 @dataclass
 class Choice:
-    """The square chosen, why, and the TEST column that fired (if a pattern chose it)."""
+    """The square chosen, why, and the TEST column that fired (if a pattern chose it).
+
+    ``why`` names squares as ``{0}``, ``{1}``, ... for the ``squares`` (1..64) it cites,
+    so that the player can write them in the user's notation.
+    """
 
     square: int
     why: str
     column: int = 0
+    squares: tuple[int, ...] = ()
 
 
 @dataclass
@@ -54,16 +59,16 @@ class Selector:
         found = search(board, test, literal=self.literal)
         if found.m3 == THREE:
             what = "completes its three" if found.m2 == THREE else "blocks the opponent's three"
-            return Choice(found.m1, f"{what} on line {found.line} (square {found.m1})")
+            return Choice(found.m1, f"{what} on line {found.line} (square {{0}})", squares=(found.m1,))
         if found.m1:
             p = test[found.m3 - 1]
             whose = "its" if is_computer(p) else "the opponent's"
-            return Choice(found.m1, f"plays the key square {found.m1} of {whose} pattern "
-                          f"{describe(p)} (TEST column {found.m3})", found.m3)
+            return Choice(found.m1, f"plays the key square {{0}} of {whose} pattern "
+                          f"{describe(p)} (TEST column {found.m3})", found.m3, (found.m1,))
         if own_moves == 0:
             blank = [s for s in START if not board.move[s]]
             square = self.rng.choice(blank) if blank else board.blanks()[0]
-            return Choice(square, f"first move: strong square {square} drawn at random (START)")
+            return Choice(square, "first move: strong square {0} drawn at random (START)", squares=(square,))
         big, bigopp = self._opponent_look_ahead(board)
         attack = self._computer_look_ahead(board)
         if isinstance(attack, Choice):
@@ -144,8 +149,8 @@ class Selector:
                 key, reply = double
                 what = ("a three of its own" if reply.m2 == THREE
                         else f"its pattern {describe(test[reply.m3 - 1])}")
-                return Choice(i, f"double pattern: after {i} and the reply on its key square {key} "
-                              f"it still has {what} (computer look-ahead, L926)")
+                return Choice(i, "double pattern: after {0} and the reply on its key square {1} "
+                              f"it still has {what} (computer look-ahead, L926)", squares=(i, key))
             if score > large:
                 large, q = score, i
         return large, q
@@ -188,16 +193,16 @@ class Selector:
     # -- the final choice (L1011–1029) -----------------------------------------------------
     def _defend_or_css(self, big: int, bigopp: int, marge: int, board: Board) -> Choice:
         if marge >= big and self._ll_ok(board):
-            return Choice(self.ll, f"counter scoring: square {self.ll} scores {marge} >= the "
-                          f"opponent's best {big}")
-        return Choice(bigopp, f"defends: square {bigopp} is the opponent's best, scoring {big} "
-                      "in the opponent look-ahead")
+            return Choice(self.ll, f"counter scoring: square {{0}} scores {marge} >= the "
+                          f"opponent's best {big}", squares=(self.ll,))
+        return Choice(bigopp, f"defends: square {{0}} is the opponent's best, scoring {big} "
+                      "in the opponent look-ahead", squares=(bigopp,))
 
     def _attack_or_css(self, large: int, q: int, marge: int, board: Board) -> Choice:
         if large > marge or not self._ll_ok(board):
-            return Choice(q, f"attacks: square {q} scores {large} in the computer look-ahead")
-        return Choice(self.ll, f"counter scoring: square {self.ll} scores {marge} "
-                      f"(computer look-ahead best {large})")
+            return Choice(q, f"attacks: square {{0}} scores {large} in the computer look-ahead", squares=(q,))
+        return Choice(self.ll, f"counter scoring: square {{0}} scores {marge} "
+                      f"(computer look-ahead best {large})", squares=(self.ll,))
 
     def _ll_ok(self, board: Board) -> bool:
         # A stale LL (literal reading) may be occupied; the 1972 program would overwrite it.
@@ -213,5 +218,5 @@ class Selector:
             return self._defend_or_css(big, bigopp, marge, board)
         if charge <= marge:
             return self._attack_or_css(large, q, marge, board)
-        return Choice(qq, f"SUGOAL: square {qq} makes a SUTEST pattern (+8, score {charge})")
+        return Choice(qq, f"SUGOAL: square {{0}} makes a SUTEST pattern (+8, score {charge})", squares=(qq,))
 

@@ -26,12 +26,13 @@ function draw() {
                 onclick: human(b.to_move) && !game.thinking ? clicked : null};
   $('board').replaceChildren($('iso').checked ? Q.iso(b, opts) : Q.board(b, opts));
   $('status').textContent = describe();
-  $('mcdaniel').textContent = game.state.mcdaniel ? '(' + game.state.mcdaniel + ')' : '';
+  const line = game.state.lines[notation()];
+  $('mcdaniel').textContent = line ? '(' + line + ')' : '';
   $('analyse').href = '/analyse?position=' + encodeURIComponent('moves:' + game.moves.join(','));
   $('log').replaceChildren(...game.moves.map((c, i) => {
     const side = i % 2 ? 'o' : 'x';
     return Q.el('li', {}, `${side.toUpperCase()} ${Q.cell(c, notation())}`,
-                Q.el('span', {class: 'expl'}, game.explanations[i] ? ' — ' + game.explanations[i] : ''));
+                Q.el('span', {class: 'expl'}, game.explanations[i] ? ' — ' + game.explanations[i][notation()] : ''));
   }));
 }
 
@@ -66,7 +67,8 @@ async function engineTurn() {
       if (pause) await new Promise(ok => setTimeout(ok, pause));
       if (game.generation !== generation) return;
       game.thinking = false;
-      await update({moves: game.moves, move: String(r.move), notation: 'index'}, `${r.player}: ${r.explanation}`);
+      const said = Object.fromEntries(Object.entries(r.explanations).map(([n, text]) => [n, `${r.player}: ${text}`]));
+      await update({moves: game.moves, move: String(r.move), notation: 'index'}, said);
     } catch (err) {
       game.thinking = false; Q.showError($('message'), err); draw(); return;
     }
