@@ -33,6 +33,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from multiprocessing.connection import Connection
 from typing import Any, Callable
@@ -81,13 +82,45 @@ def report_progress(done: int, total: int) -> None:
     report((done, total))
 
 
-def _worker(conn: Connection, memory_limit: float | None, parent: int) -> None:
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when the thread that started it ends
+
+
+def die_with_parent(parent: int, *, kernel: bool = True) -> None:
+    """In a child process: end (SIGKILL) as soon as ``parent`` ends, however it ends, SIGKILL included.
+
+    On Linux the kernel sends the signal (``prctl(PR_SET_PDEATHSIG)``; it
+    fires when the *thread* that started the child ends, so ``kernel=False``
+    for a child started from a thread other than the main one); a daemon
+    thread also watches the parent's id twice a second and kills the child's
+    process group, with whatever it started, when the parent is gone.
+    """
+    if kernel:
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # not Linux: the thread below does it
+            pass
+    if os.getppid() != parent:  # the parent ended before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        group = os.getpgrp()
+        os.killpg(group, signal.SIGKILL) if group == os.getpid() else os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thread: bool = True) -> None:
     """The worker's loop: run each ``(fn, args, kwargs)`` received, send back the outcome.
 
-    It ends when its parent does (a forked sibling may hold the other end of its pipe open, so
-    the end of the pipe alone does not tell)."""
+    It ends when its parent does, however the parent ends (:func:`die_with_parent`; a forked
+    sibling may hold the other end of its pipe open, so the end of the pipe alone does not tell)."""
     global _channel, _wrapping_up
     os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
+    die_with_parent(parent, kernel=main_thread)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(WRAP_UP, _on_wrap_up)
     if memory_limit:
@@ -141,8 +174,9 @@ class Supervisor:
         if self._process is None or not self._process.is_alive():
             self.stop()
             parent, child = self._context.Pipe()
-            self._process = self._context.Process(target=_worker, args=(child, self.memory_limit, os.getpid()),
-                                                  daemon=True)
+            main = threading.current_thread() is threading.main_thread()
+            self._process = self._context.Process(
+                target=_worker, args=(child, self.memory_limit, os.getpid(), main), daemon=True)
             self._process.start()
             child.close()
             self._conn = parent

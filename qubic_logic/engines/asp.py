@@ -298,10 +298,13 @@ def solve_now(ctl: clingo.Control, assumptions: Sequence[int] = (), on_model=Non
     return outcome
 
 
-def _ground_and_exit(files: list[str], rules: tuple[str, ...], memory: int) -> None:
+def _ground_and_exit(files: list[str], rules: tuple[str, ...], memory: int, parent: int, main: bool) -> None:
     """In a child process: ground the rules with the position as externals, then exit."""
     import resource
 
+    from ..supervisor import die_with_parent
+
+    die_with_parent(parent, kernel=main)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     try:
         ctl, messages = control(POSITION_EXTERNALS, files, rules)
@@ -323,12 +326,16 @@ def check_grounding(files: Iterable[str | Path], time_limit: float | None,
         return
     names = [str(f) for f in files]
     child = multiprocessing.get_context("fork").Process(
-        target=_ground_and_exit, args=(names, rules, memory_mb << 20), daemon=True)
+        target=_ground_and_exit, args=(names, rules, memory_mb << 20, os.getpid(),
+                                    threading.current_thread() is threading.main_thread()), daemon=True)
     child.start()
-    child.join(time_limit)
-    if child.is_alive():
+    try:
+        child.join(time_limit)
+        late = child.is_alive()
+    finally:  # Ctrl-C while waiting ends the child too
         child.kill()
         child.join()
+    if late:
         raise QueryTimeout(f"{', '.join(names)}: grounding the rules did not finish within {time_limit:g} s; "
                            "expected rules that ground to a finite program (is a rule recursive over numbers?)")
     if child.exitcode not in (0, 1):
