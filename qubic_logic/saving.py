@@ -25,7 +25,7 @@ Traceback (most recent call last):
 ...
 qubic_logic.errors.QubicError: cannot write /nonexistent/strategy.dict: the folder /nonexistent does not exist
 
-Paths in messages are cut to a readable length by :func:`shown`.
+Paths in messages are cut to a readable length.
 """
 
 from __future__ import annotations
@@ -36,25 +36,17 @@ import tempfile
 from pathlib import Path
 
 from .errors import QubicError
+from .notation import shown
 
-SHOWN = 120  # characters of a path quoted in a message
 NAME_MAX = 255  # bytes in one file name (Linux, macOS)
 PATH_MAX = 4096  # bytes in a whole path
+SHOWN = 120  # characters of a path quoted in a message
 
 
-def shown(path: str | os.PathLike, limit: int = SHOWN) -> str:
-    """``path`` for a message: whole when short, else its start and end around ``...``.
-
-    >>> shown('a' * 300)[:8], len(shown('a' * 300))
-    ('aaaaaaaa', 120)
-    >>> shown('games/x.txt')
-    'games/x.txt'
-    """
+def _path(path: str | os.PathLike) -> str:
+    """A path for a message: as it is, or quoted and cut when long (see :func:`~qubic_logic.notation.shown`)."""
     text = os.fspath(path)
-    if len(text) <= limit:
-        return text
-    keep = limit - 3
-    return f"{text[:keep // 2]}...{text[-(keep - keep // 2):]}"
+    return text if len(text) <= SHOWN else shown(text, SHOWN)
 
 
 def _umask() -> int:
@@ -69,15 +61,15 @@ def check_name(path: str | os.PathLike) -> None:
     >>> check_name('x' * 300 + '.dict')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    qubic_logic.errors.QubicError: cannot use xxx...xxx.dict: a file name of 305 bytes; expected at most 255 bytes per name
+    qubic_logic.errors.QubicError: cannot use 'xxx...' (305 characters): a file name of 305 bytes; expected at most 255 bytes per name
     """
     raw = os.fsencode(path)
     longest = max((len(part) for part in raw.split(b"/")), default=0)
     if longest > NAME_MAX:
-        raise QubicError(f"cannot use {shown(path)}: a file name of {longest} bytes; expected at most "
+        raise QubicError(f"cannot use {_path(path)}: a file name of {longest} bytes; expected at most "
                          f"{NAME_MAX} bytes per name")
     if len(raw) > PATH_MAX:
-        raise QubicError(f"cannot use {shown(path)}: a path of {len(raw)} bytes; expected at most {PATH_MAX}")
+        raise QubicError(f"cannot use {_path(path)}: a path of {len(raw)} bytes; expected at most {PATH_MAX}")
 
 
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device (character special file)"),
@@ -99,7 +91,7 @@ def target_of(path: str | os.PathLike) -> Path:
     """
     text = os.fspath(path)
     if text == "" or Path(text).name in ("", ".", ".."):
-        raise QubicError(f"cannot write {shown(text)!r}: expected a file name")
+        raise QubicError(f"cannot write {_path(text)!r}: expected a file name")
     check_name(text)
     real = Path(os.path.realpath(text))
     try:
@@ -107,10 +99,10 @@ def target_of(path: str | os.PathLike) -> Path:
     except FileNotFoundError:
         return real
     except OSError as exc:
-        raise QubicError(f"cannot write {shown(text)}: {exc.strerror or exc}") from None
+        raise QubicError(f"cannot write {_path(text)}: {exc.strerror or exc}") from None
     for test, kind in _KINDS:
         if test(mode):
-            seen = shown(text) if os.fspath(real) == os.path.abspath(text) else f"{shown(text)} (-> {shown(real)})"
+            seen = _path(text) if os.fspath(real) == os.path.abspath(text) else f"{_path(text)} (-> {_path(real)})"
             raise QubicError(f"cannot write {seen}: it is {kind}; expected a regular file or a new file name")
     return real
 
@@ -121,15 +113,15 @@ def check_writable(path: str | os.PathLike) -> Path:
     real = target_of(path)
     folder = real.parent
     if not folder.is_dir():
-        raise QubicError(f"cannot write {shown(target)}: the folder {shown(folder)} does not exist")
+        raise QubicError(f"cannot write {_path(target)}: the folder {_path(folder)} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise QubicError(f"cannot write {shown(target)}: the folder {shown(folder)} is not writable")
+        raise QubicError(f"cannot write {_path(target)}: the folder {_path(folder)} is not writable")
     if real.exists() and not os.access(real, os.W_OK):
-        raise QubicError(f"cannot write {shown(target)}: the file is read-only")
+        raise QubicError(f"cannot write {_path(target)}: the file is read-only")
     try:  # /proc, read-only mounts and the like pass access() but refuse files
         fd, tmp = tempfile.mkstemp(prefix=".qubic.", suffix=".check", dir=folder)
     except OSError as exc:
-        raise QubicError(f"cannot write {shown(target)}: {exc.strerror or exc}") from None
+        raise QubicError(f"cannot write {_path(target)}: {exc.strerror or exc}") from None
     os.close(fd)
     os.unlink(tmp)
     return target
@@ -152,7 +144,7 @@ def write_atomically(path: str | os.PathLike, content: str | bytes) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".qubic.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise QubicError(f"cannot write {shown(path)}: {exc.strerror or exc}") from None
+        raise QubicError(f"cannot write {_path(path)}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

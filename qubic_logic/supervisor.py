@@ -150,6 +150,16 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
         _wrapping_up = False  # (only after the answer: a WRAP_UP sent before the work began applies to it)
 
 
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (none when it is gone or psutil is missing)."""
+    try:
+        import psutil
+
+        return [p.pid for p in psutil.Process(pid).children(recursive=True)]
+    except Exception:  # noqa: BLE001 - gone already, or no psutil: the group kill covers the rest
+        return []
+
+
 class Supervisor:
     """One supervised worker process; see the module docstring.
 
@@ -173,6 +183,9 @@ class Supervisor:
     def _ensure(self) -> Connection:
         if self._process is None or not self._process.is_alive():
             self.stop()
+            me = multiprocessing.current_process()
+            if me.daemon:  # a worker (local or Dask) may supervise work of its own: that worker dies with it
+                me.daemon = False
             parent, child = self._context.Pipe()
             main = threading.current_thread() is threading.main_thread()
             self._process = self._context.Process(
@@ -205,10 +218,11 @@ class Supervisor:
         return kind, value
 
     def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None,
-             on_progress: Callable[[Any], None] | None = None, what: str = "the query", **kwargs: Any) -> Any:
+             on_progress: Callable[[Any], None] | None = None, what: str = "the query", grace: float = GRACE,
+             **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in the worker; its result, or the exception it raised.
 
-        Past ``limit`` seconds (plus :data:`GRACE`) raises
+        Past ``limit`` seconds (plus ``grace``, for work with a limit of its own) raises
         :class:`QueryTimeout`, on Ctrl-C :class:`Interrupted`, when the worker
         exceeds the memory limit or dies a :class:`QubicError`; ``what`` names
         the work in those messages, whose ``partial`` is the last
@@ -216,7 +230,7 @@ class Supervisor:
         functions, plain data).
         """
         conn = self.submit(fn, *args, **kwargs)
-        deadline = time.monotonic() + limit + GRACE if limit else None
+        deadline = time.monotonic() + limit + grace if limit else None
         partial = None
         try:
             while True:
@@ -233,7 +247,7 @@ class Supervisor:
                     raise self._died(what, partial)
                 if deadline is not None and time.monotonic() >= deadline:
                     self.stop()
-                    raise QueryTimeout(f"{what} did not finish within the time limit of {limit:g} s",
+                    raise QueryTimeout(f"{what} did not finish within the time limit of {limit:.3g} s",
                                        partial=partial)
         except KeyboardInterrupt:
             self.stop()
@@ -281,12 +295,14 @@ class Supervisor:
         process, self._process = self._process, None
         if process is not None:  # killed before its pipe closes: a worker busy sending a result
             # must not see the broken pipe (it would print a traceback); its group (what it
-            # started), and itself, in case it was stopped before it made its own group
-            for kill in (os.killpg, os.kill):
-                try:
-                    kill(process.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
+            # started), itself, in case it was stopped before it made its own group, and whatever
+            # runs below it in groups of their own (a worker's own supervised worker, a shell it ran)
+            for pid in [process.pid, *_descendants(process.pid)]:
+                for kill in (os.killpg, os.kill):
+                    try:
+                        kill(pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
         if self._conn is not None:
             self._conn.close()
             self._conn = None

@@ -22,7 +22,7 @@ import threading
 from .. import __version__
 from ..core import CORE_NAME
 from ..errors import Interrupted, QubicError
-from ..saving import shown
+from ..notation import shown
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -54,9 +54,9 @@ def one_line(message: str) -> str:
     """An error message as one line, each long word (a path, a witness, a pasted position) cut.
 
     >>> len(one_line('bad witness ' + ','.join(['1'] * 1000) + '\\n  at step 3'))
-    142
+    163
     """
-    return " ".join(shown(word) for word in message.split())
+    return " ".join(shown(word, 120) if len(word) > 120 else word for word in message.split())
 
 
 def _stop_on_sigterm() -> None:
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         if exc.filename is None:
             raise
         # a file the user named cannot be used (a name over 255 bytes, no permission, a folder...)
-        print(f"qubic {args.command}: error: cannot use {shown(exc.filename)}: {exc.strerror or exc}",
+        print(f"qubic {args.command}: error: cannot use {one_line(os.fsdecode(exc.filename))}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2
     except Exception as exc:  # a bug: still one line, the traceback on request
