@@ -43,6 +43,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import EngineUnavailableError, QubicError
+from .supervisor import children_ignore_sigint
 
 EXECUTORS = ("local", "dask")
 POLL = 0.2  # seconds between looks at the clock while waiting for results
@@ -265,11 +266,12 @@ class DaskExecutor(Executor):
                 self.jobs = sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()) or 1
             else:
                 self.jobs = jobs or os.cpu_count() or 1
-                self.cluster = LocalCluster(
-                    n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, memory_limit=f"{memory_limit}MB" if memory_limit else "auto",
-                    silence_logs=logging.CRITICAL, preload=[__name__],  # dask_setup: die with this process
-                )
+                with children_ignore_sigint():  # (Ctrl-C is the command's to handle)
+                    self.cluster = LocalCluster(
+                        n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, memory_limit=f"{memory_limit}MB" if memory_limit else "auto",
+                        silence_logs=logging.CRITICAL, preload=[__name__],  # dask_setup: die with this process
+                    )
                 self.client = Client(self.cluster)
         except OSError as exc:
             raise QubicError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}; expected the "

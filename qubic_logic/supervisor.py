@@ -35,8 +35,9 @@ import os
 import signal
 import threading
 import time
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .engines.base import Engine
 from .errors import Interrupted, QubicError, QueryTimeout
@@ -150,6 +151,22 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
         _wrapping_up = False  # (only after the answer: a WRAP_UP sent before the work began applies to it)
 
 
+@contextmanager
+def children_ignore_sigint() -> Iterator[None]:
+    """Processes started inside ignore Ctrl-C from their first instruction (an ignored signal stays
+    ignored across ``exec``, and Python keeps it so): Ctrl-C reaches the terminal's whole process group,
+    and a worker still importing must not print a traceback; the parent decides. Main thread only
+    (elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _descendants(pid: int) -> list[int]:
     """The processes below ``pid`` (none when it is gone or psutil is missing)."""
     try:
@@ -190,7 +207,8 @@ class Supervisor:
             main = threading.current_thread() is threading.main_thread()
             self._process = self._context.Process(
                 target=_worker, args=(child, self.memory_limit, os.getpid(), main), daemon=True)
-            self._process.start()
+            with children_ignore_sigint():
+                self._process.start()
             child.close()
             self._conn = parent
         return self._conn

@@ -27,6 +27,7 @@ from ..strategy.judge_jobs import judge_on
 from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
+from ..supervisor import DEFAULT_MEMORY_MB
 from ._common import executor_args, memory_limit_arg
 from ._common import _position, check_output, deadline_of, json_arg, positive_int, print_json, seconds
 
@@ -58,7 +59,8 @@ def _check(witnesses, args, tasks, time_limit: float | None) -> dict:
     stopped = None
     try:
         rejected = check_witnesses(witnesses, args.check_with, jobs=args.jobs or os.cpu_count() or 1,
-                                   time_limit=time_limit, progress=tasks)
+                                   time_limit=time_limit, progress=tasks,
+                                   memory_limit=getattr(args, "memory_limit", DEFAULT_MEMORY_MB))
         checked = len(witnesses)
     except (QueryTimeout, Interrupted) as exc:
         stopped = "interrupted" if isinstance(exc, Interrupted) else "time limit"
@@ -281,6 +283,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c = what.add_parser("certificate", help="re-check the witnesses of a certificate")
     c.add_argument("file", metavar="FILE", help="a certificate written by --certificate")
     c.add_argument("--check-with", choices=CHECKERS, default="asp", help="the checker (default asp)")
+    memory_limit_arg(c)
     _common(c)
     c.set_defaults(func=run_certificate)
 
