@@ -336,13 +336,66 @@ class Supervisor:
         self.stop()
 
 
+_reporting_solutions = False  # in a worker: SWI-Prolog hands each solution of a query to found()
+_finding = False  # in a worker: a user's query is running, whose answers go to the parent as found
+
+
+def found(kind: str, value: Any) -> None:
+    """From an engine: an answer (``'model'`` or ``'solution'``) of the user's query running in a worker
+    (:meth:`SupervisedEngine.query`), sent to the parent as found. Elsewhere this does nothing.
+
+    >>> found('model', (['p(1)'], []))
+    """
+    if _finding:
+        report((kind, value))
+
+
+def _report_prolog_solutions() -> None:
+    """Define ``user:qubic_found/1`` in SWI-Prolog: each solution of a query is :func:`report`\ ed as it
+    is found, so that a query stopped by Ctrl-C keeps what it found."""
+    global _reporting_solutions
+    if _reporting_solutions:
+        return
+    import json
+
+    from pyswip import registerForeign
+
+    from .engines.prolog import _start
+
+    _start()
+
+    def qubic_found(text: Any) -> bool:
+        found("solution", json.loads(text.value if hasattr(text, "value") else str(text)))
+        return True
+
+    registerForeign(qubic_found, arity=1)
+    _reporting_solutions = True
+
+
+def _asp_text(result: Any) -> Any:
+    """An ASP result whose models are text (clingo symbols pickle as pointers)."""
+    result.models = [[str(s) for s in model] for model in result.models]
+    return result
+
+
 def _engine_method(name: str, method: str, *args: Any, **kwargs: Any) -> Any:
     """In the worker: ``get_engine(name).method(*args, **kwargs)`` (the engine stays loaded)."""
     from .engines import get_engine
 
-    result = getattr(get_engine(name), method)(*args, **kwargs)
-    if name == "asp" and method == "query":  # clingo symbols pickle as pointers: send their text
-        result.models = [[str(s) for s in model] for model in result.models]
+    global _finding
+    if name == "prolog" and method == "query":
+        _report_prolog_solutions()
+    _finding = method == "query"
+    try:
+        result = getattr(get_engine(name), method)(*args, **kwargs)
+    except QueryTimeout as exc:
+        if name == "asp" and method == "query" and exc.partial is not None:
+            exc.partial = _asp_text(exc.partial)
+        raise
+    finally:
+        _finding = False
+    if name == "asp" and method == "query":
+        result = _asp_text(result)
     return result
 
 
@@ -374,9 +427,17 @@ class SupervisedEngine(Engine):
     def shortest_forced_win(self, position, max_length: int | None = None, time_limit: float | None = None):
         return self._call("shortest_forced_win", position, max_length, time_limit, time_limit=time_limit)
 
-    def query(self, position, goal: str, files=(), time_limit: float | None = None, **options):
-        result = self._call("query", position, goal, tuple(map(str, files)), time_limit, time_limit=time_limit,
-                            **options)
+    def query(self, position, goal: str, files=(), time_limit: float | None = None, *,
+              on_found: Callable[[Any], None] | None = None, **options):
+        """The engine's query; ``on_found`` gets each ASP model (its atoms and costs as text) or Prolog
+        solution (a dict of bindings) as it is found: what a query stopped by Ctrl-C had."""
+        def progress(value: Any) -> None:
+            if on_found and isinstance(value, tuple) and value[:1] in (("model",), ("solution",)):
+                on_found(value[1])
+
+        result = self.supervisor.call(_engine_method, self.name, "query", position, goal, tuple(map(str, files)),
+                                      time_limit, limit=time_limit, on_progress=progress,
+                                      what=f"{self.name} engine: query", **options)
         if self.name == "asp":
             import clingo
 

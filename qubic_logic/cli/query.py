@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import Interrupted, QueryTimeout
 from ._common import (
     json_arg, memory_limit_arg, non_negative_int, position_arg, print_json, seconds, supervised_engine,
 )
@@ -19,17 +20,38 @@ from ._common import (
 
 def run(args: argparse.Namespace) -> int:
     engine = supervised_engine(args)
+    answers: list = []  # models (atoms, costs) or solutions as they are found: kept when the query stops
     try:
-        return _answer(engine, args)
+        return _answer(engine, args, answers.append)
+    except (QueryTimeout, Interrupted) as exc:
+        _print_found(args, answers, "Ctrl-C" if isinstance(exc, Interrupted) else "the time limit")
+        raise
     finally:
         engine.close()
 
 
-def _answer(engine, args: argparse.Namespace) -> int:
+def _print_found(args: argparse.Namespace, answers: list, reason: str) -> None:
+    """What a query stopped by ``reason`` had found, printed as a finished one prints it."""
+    noun = "model" if args.engine == "asp" else "solution"
+    if args.json:
+        key = "models" if args.engine == "asp" else "solutions"
+        print_json({"engine": args.engine, "stopped": reason,
+                    key: [a[0] for a in answers] if args.engine == "asp" else answers})
+    elif args.engine == "asp":
+        for i, (atoms, costs) in enumerate(answers, 1):
+            cost = f" (cost {' '.join(map(str, costs))})" if costs else ""
+            print(f"Model {i}{cost}: {' '.join(atoms)}")
+    else:
+        for bindings in answers:
+            print(", ".join(f"{name} = {value}" for name, value in bindings.items()) or "true.")
+    print(f"stopped by {reason}: {len(answers)} {noun}{'s' * (len(answers) != 1)} found so far", file=sys.stderr)
+
+
+def _answer(engine, args: argparse.Namespace, on_found) -> int:
     if args.engine == "asp":
         result = engine.query(args.position, args.goal, args.rules, args.time_limit, models=args.models,
                               optimal=args.optimal, project=not args.every_model,
-                              max_length=args.max_length)
+                              max_length=args.max_length, on_found=on_found)
         for warning in result.warnings:
             print(f"clingo: {warning}", file=sys.stderr)
         if args.json:
@@ -43,7 +65,8 @@ def _answer(engine, args: argparse.Namespace) -> int:
         more = "" if result.exhausted or not result.satisfiable else ", more may exist"
         print(f"{state} ({len(result.models)} model{'s' * (len(result.models) != 1)} shown{more})")
         return 0
-    solutions = engine.query(args.position, args.goal, args.rules, args.time_limit, max_solutions=args.models)
+    solutions = engine.query(args.position, args.goal, args.rules, args.time_limit, max_solutions=args.models,
+                             on_found=on_found)
     if args.json:
         print_json({"engine": "prolog", "solutions": solutions})
         return 0

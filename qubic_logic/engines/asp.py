@@ -145,6 +145,8 @@ def search(
     hidden atoms count once (clingo's ``--project=show``). Raises :class:`QueryTimeout` (partial = the
     AspResult so far) past the deadline.
     """
+    from ..supervisor import found  # (in a supervised worker each kept model of a query goes to the parent too)
+
     result = AspResult()
     ctl.configuration.solve.models = 0 if optimal else models
     if optimal:
@@ -158,6 +160,7 @@ def search(
         if keep and (not models or len(result.models) < models):
             result.models.append(sorted(model.symbols(shown=True)))
             result.costs.append(list(model.cost))
+            found("model", ([str(s) for s in result.models[-1]], result.costs[-1]))
         return not (optimal and models and len(result.models) >= models)
 
     lits = []
