@@ -24,15 +24,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _answer(engine, args, answers.append)
     except (QueryTimeout, Interrupted) as exc:
+        if not answers and not args.json:
+            raise
         _print_found(args, answers, "Ctrl-C" if isinstance(exc, Interrupted) else "the time limit")
-        raise
+        noun = "model" if args.engine == "asp" else "solution"
+        raise type(exc)(f"{exc}; {len(answers)} {noun}{'s' * (len(answers) != 1)} found so far (printed)",
+                        partial=answers) from None
     finally:
         engine.close()
 
 
 def _print_found(args: argparse.Namespace, answers: list, reason: str) -> None:
     """What a query stopped by ``reason`` had found, printed as a finished one prints it."""
-    noun = "model" if args.engine == "asp" else "solution"
     if args.json:
         key = "models" if args.engine == "asp" else "solutions"
         print_json({"engine": args.engine, "stopped": reason,
@@ -44,7 +47,6 @@ def _print_found(args: argparse.Namespace, answers: list, reason: str) -> None:
     else:
         for bindings in answers:
             print(", ".join(f"{name} = {value}" for name, value in bindings.items()) or "true.")
-    print(f"stopped by {reason}: {len(answers)} {noun}{'s' * (len(answers) != 1)} found so far", file=sys.stderr)
 
 
 def _answer(engine, args: argparse.Namespace, on_found) -> int:
