@@ -351,7 +351,7 @@ def found(kind: str, value: Any) -> None:
 
 
 def _report_prolog_solutions() -> None:
-    """Define ``user:qubic_found/1`` in SWI-Prolog: each solution of a query is :func:`report`\ ed as it
+    """Define ``user:qubic_found/1`` in SWI-Prolog: each solution of a query is :func:`report`-ed as it
     is found, so that a query stopped by Ctrl-C keeps what it found."""
     global _reporting_solutions
     if _reporting_solutions:
