@@ -114,6 +114,30 @@ def die_with_parent(parent: int, *, kernel: bool = True) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+NOISE = (b"[FATAL ERROR", b"tcmalloc: ")  # an engine's own last words when it runs out of memory
+
+
+def _quiet_dying_words() -> None:
+    """In a worker: its stderr goes through a thread that passes every line but SWI-Prolog's
+    ``[FATAL ERROR ... Could not allocate memory]`` block and tcmalloc's reports: a worker killed at
+    its memory limit is reported by the parent in one line, and those would be raw lines around it."""
+    read, write = os.pipe()
+    real = os.dup(2)
+    os.dup2(write, 2)
+    os.close(write)
+
+    def forward() -> None:
+        skipping = False
+        with os.fdopen(read, "rb") as lines:
+            for line in lines:
+                skipping = skipping or line.startswith(NOISE[0])
+                if not skipping and not line.startswith(NOISE[1]):
+                    os.write(real, line)
+                skipping = skipping and not line.rstrip().endswith(b"]")
+
+    threading.Thread(target=forward, name="stderr", daemon=True).start()
+
+
 def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thread: bool = True) -> None:
     """The worker's loop: run each ``(fn, args, kwargs)`` received, send back the outcome.
 
@@ -122,6 +146,7 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
     global _channel, _wrapping_up
     os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
     die_with_parent(parent, kernel=main_thread)
+    _quiet_dying_words()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(WRAP_UP, _on_wrap_up)
     if memory_limit:

@@ -127,3 +127,10 @@ def test_an_asp_query_stopped_by_ctrl_c_prints_what_it_found(tmp_path):
     models = [line for line in run.out.splitlines() if line.startswith("Model ")]
     assert run.code == 130 and models and models[0].startswith("Model 1:")
     assert f"{len(models)} models found so far" in run.err
+
+
+def test_a_prolog_memory_death_is_one_line_without_the_engines_own_words():
+    run = qubic("query", "--engine", "prolog", "empty", "forall(between(1, inf, N), assertz(f(N, [N, N, N, N])))",
+                "--memory-limit", "300", "--time-limit", "120", timeout=150)
+    one_error_line(run, "ran out of memory at the memory limit of 300 MB")
+    assert "FATAL" not in run.err and "tcmalloc" not in run.err
