@@ -365,7 +365,6 @@ def build_book(
     (60, 60, 59, None)
     """
     start = time.monotonic()
-    deadline = time.time() + time_limit if time_limit else None  # wall clock: workers may be elsewhere
     root = root or Position()
     own = executor is None
     with OpeningBook.open(path, create=True, check=True) as book:
@@ -386,6 +385,7 @@ def build_book(
             report.settled = sum(n for (_, v), n in counts.items() if v != "open")
             report.open = report.total - report.settled
             builder.propagate_all()
+            deadline = time.time() + time_limit if time_limit else None  # wall clock: workers may be elsewhere
             plan = rounds(budget, first_round)
             report.rounds = len(plan)
             for report.round, report.round_budget in enumerate(plan, 1):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import time
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -16,7 +15,7 @@ from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
 from ..book.verify import verify_book
 from ..book.store import position_name
 from ..notation import format_cell
-from ._common import (_position, check_output, deadline_of, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
+from ._common import (_position, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       position_arg, positive_int, print_json, seconds)
 
 
@@ -39,7 +38,6 @@ def _check_stones(stones: int, root: Position | None) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    deadline = deadline_of(args.time_limit)  # the limit counts from the command's start
     _check_stones(args.stones, args.root)
     check_output(args.book)  # a new book's folder must exist and be writable before any search
     err = Console(stderr=True)
@@ -64,8 +62,7 @@ def run_build(args: argparse.Namespace) -> int:
 
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
                             memory_limit=args.memory_limit or None, executor=executor, progress=show,
-                            time_limit=None if deadline is None else max(deadline - time.monotonic(), 0.001),
-                            first_round=args.first_round)
+                            time_limit=args.time_limit, first_round=args.first_round)
     state = {None: "complete", "interrupted": "interrupted (Ctrl-C or kill): every settled position is kept, "
              "and the searches then running kept their tables (local workers); run the same command to continue",
              "time limit": "time limit: every settled position is kept, and the searches it cut short kept their "
