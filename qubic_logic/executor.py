@@ -43,7 +43,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import EngineUnavailableError, QubicError
-from .supervisor import children_ignore_sigint
+from .supervisor import sigint_held
 
 EXECUTORS = ("local", "dask")
 POLL = 0.2  # seconds between looks at the clock while waiting for results
@@ -266,7 +266,7 @@ class DaskExecutor(Executor):
                 self.jobs = sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()) or 1
             else:
                 self.jobs = jobs or os.cpu_count() or 1
-                with children_ignore_sigint():  # (Ctrl-C is the command's to handle)
+                with sigint_held():  # its workers start with Ctrl-C held: the command decides
                     self.cluster = LocalCluster(
                         n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
                         dashboard_address=None, memory_limit=f"{memory_limit}MB" if memory_limit else "auto",

@@ -145,9 +145,9 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
     sibling may hold the other end of its pipe open, so the end of the pipe alone does not tell)."""
     global _channel, _wrapping_up
     os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
+    ignore_sigint()
     die_with_parent(parent, kernel=main_thread)
     _quiet_dying_words()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(WRAP_UP, _on_wrap_up)
     if memory_limit:
         import resource
@@ -177,19 +177,24 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
 
 
 @contextmanager
-def children_ignore_sigint() -> Iterator[None]:
-    """Processes started inside ignore Ctrl-C from their first instruction (an ignored signal stays
-    ignored across ``exec``, and Python keeps it so): Ctrl-C reaches the terminal's whole process group,
-    and a worker still importing must not print a traceback; the parent decides. Main thread only
-    (elsewhere nothing changes)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def sigint_held() -> Iterator[None]:
+    """Ctrl-C held back (blocked, not lost: it arrives when the block ends) while processes start.
+
+    Ctrl-C reaches the terminal's whole process group, and a worker still importing must not print a
+    traceback: a process started inside begins with SIGINT blocked (the mask survives ``exec``) until
+    it ignores it (:func:`_worker`); the parent then sees its Ctrl-C and decides.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def ignore_sigint() -> None:
+    """In a started process: ignore SIGINT (the parent decides), then let signals through again."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _descendants(pid: int) -> list[int]:
@@ -232,7 +237,7 @@ class Supervisor:
             main = threading.current_thread() is threading.main_thread()
             self._process = self._context.Process(
                 target=_worker, args=(child, self.memory_limit, os.getpid(), main), daemon=True)
-            with children_ignore_sigint():
+            with sigint_held():
                 self._process.start()
             child.close()
             self._conn = parent

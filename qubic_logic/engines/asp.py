@@ -305,8 +305,9 @@ def _ground_and_exit(files: list[str], rules: tuple[str, ...], memory: int, pare
     """In a child process: ground the rules with the position as externals, then exit."""
     import resource
 
-    from ..supervisor import die_with_parent
+    from ..supervisor import die_with_parent, ignore_sigint
 
+    ignore_sigint()
     die_with_parent(parent, kernel=main)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     try:
@@ -331,7 +332,10 @@ def check_grounding(files: Iterable[str | Path], time_limit: float | None,
     child = multiprocessing.get_context("fork").Process(
         target=_ground_and_exit, args=(names, rules, memory_mb << 20, os.getpid(),
                                     threading.current_thread() is threading.main_thread()), daemon=True)
-    child.start()
+    from ..supervisor import sigint_held
+
+    with sigint_held():
+        child.start()
     try:
         child.join(time_limit)
         late = child.is_alive()
