@@ -43,6 +43,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import EngineUnavailableError, QubicError
+from .supervisor import sigint_held
 
 EXECUTORS = ("local", "dask")
 POLL = 0.2  # seconds between looks at the clock while waiting for results
@@ -265,11 +266,12 @@ class DaskExecutor(Executor):
                 self.jobs = sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()) or 1
             else:
                 self.jobs = jobs or os.cpu_count() or 1
-                self.cluster = LocalCluster(
-                    n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, memory_limit=f"{memory_limit}MB" if memory_limit else "auto",
-                    silence_logs=logging.CRITICAL,
-                )
+                with sigint_held():  # its workers start with Ctrl-C held: the command decides
+                    self.cluster = LocalCluster(
+                        n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, memory_limit=f"{memory_limit}MB" if memory_limit else "auto",
+                        silence_logs=logging.CRITICAL, preload=[__name__],  # dask_setup: die with this process
+                    )
                 self.client = Client(self.cluster)
         except OSError as exc:
             raise QubicError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}; expected the "
@@ -315,17 +317,35 @@ class DaskExecutor(Executor):
     def _stop(self, handle: Any) -> None:
         with handle[3]:
             handle[2].set()  # no unit is handed out after this
-        self.client.cancel(handle[0], force=True)
-        if self.cluster is not None:  # our own workers: end the units running in them now
-            for pid in self.client.run(os.getpid).values():
-                os.kill(pid, signal.SIGKILL)
+        try:
+            self.client.cancel(handle[0], force=True)
+            if self.cluster is not None:  # our own workers: end the units running in them now
+                for pid in self.client.run(os.getpid).values():
+                    os.kill(pid, signal.SIGKILL)
+        except Exception:  # noqa: BLE001 - connections already closing (Ctrl-C): close() ends the rest
+            pass
+        if self.cluster is not None:
             self.close()
 
     def close(self) -> None:
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
-            self.cluster = None
+        # the cluster's connections close under work that was cancelled: those are no errors to show
+        for name in ("distributed", "tornado", "asyncio"):
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        try:
+            self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        except Exception:  # noqa: BLE001 - a cluster already going down (Ctrl-C) has nothing left to close
+            pass
+        self.cluster = None
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by Dask in each worker of a cluster the executor starts: the worker dies with the command,
+    SIGKILL of the command included (see :func:`~qubic_logic.supervisor.die_with_parent`)."""
+    from .supervisor import die_with_parent
+
+    die_with_parent(os.getppid())
 
 
 def make_executor(

@@ -185,10 +185,9 @@ def run_games(
     ``'interrupted'``; ``None`` when every game ran. Unknown player names fail
     before any game.
     """
-    for x, o, _ in tasks:
-        for spec in (x, o):
-            make_player(spec)  # raises a clear error for an unknown name or option
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    for spec in dict.fromkeys(spec for x, o, _ in tasks for spec in (x, o)):
+        make_player(spec)  # raises a clear error for an unknown name or option
     done: dict[int, GameRecord] = {}
     stopped = None
     if jobs <= 1:

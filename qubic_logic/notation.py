@@ -101,7 +101,7 @@ def parse_cell(text: str, form: str | None = None) -> int:
         return cell_at(x, y, z)
     if form == "lrc":
         raise NotationError(f"{shown(text)} is not a level-row-column cell; expected three digits 1..4, e.g. 421")
-    if not re.fullmatch(r"\d{1,2}", s):
+    if not re.fullmatch(r"[0-9]{1,2}", s):  # (ASCII digits only: \d also matches Arabic-Indic and other digits)
         raise NotationError(f"{shown(text)} is not a cell; {_EXPECT_CELL}")
     n = int(s)
     if form == "index":
@@ -236,11 +236,15 @@ def replay(cells: Iterable[int], names: CellNames) -> Game:
 def parse_mcdaniel(text: str) -> list[int]:
     """Cells (0..63) of a McDaniel move list such as ``1-2,22-52,27``.
 
-    >>> parse_mcdaniel('1-4,22-53')
+    >>> parse_mcdaniel('1-4, 22-53')
     [0, 3, 21, 52]
+    >>> parse_mcdaniel('1-2 3')  # a space inside a move is no separator
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.NotationError: '1-2 3' is not a McDaniel move list; expected X-O pairs of cells 1..64 separated by commas, e.g. 1-2,22-52,27 (one O move per pair)
     """
-    s = re.sub(r"\s+", "", text)
-    if not re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*,?", s):
+    s = re.sub(r"\s*([-,])\s*", r"\1", text.strip())  # spaces around '-' and ',' only
+    if not re.fullmatch(r"[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*,?", s):
         raise NotationError(
             f"{shown(text)} is not a McDaniel move list; expected X-O pairs of cells 1..64 "
             "separated by commas, e.g. 1-2,22-52,27 (one O move per pair)"
@@ -276,6 +280,10 @@ def parse_patashnik(text: str) -> Position:
 
     >>> parse_patashnik('x14o').o == 1 << 15
     True
+    >>> parse_patashnik('x99')
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.NotationError: 'x99' runs past cell 63; a Patashnik position has 64 cells
     """
     s = text.strip()
     if not re.fullmatch(r"[xo0-9]*", s):
@@ -285,7 +293,7 @@ def parse_patashnik(text: str) -> Position:
         )
     x = o = 0
     cell = 0
-    for mark, run in re.findall(r"([xo])|(\d+)", s):
+    for mark, run in re.findall(r"([xo])|([0-9]+)", s):
         if run:
             cell += int(run) if len(run) <= 3 else 64
             continue
@@ -296,6 +304,8 @@ def parse_patashnik(text: str) -> Position:
         else:
             o |= 1 << cell
         cell += 1
+    if cell > 64:  # a run of empty cells past the last one
+        raise NotationError(f"{shown(text)} runs past cell 63; a Patashnik position has 64 cells")
     return Position(x, o)
 
 
@@ -349,7 +359,7 @@ def format_qubic(position: Position) -> str:
 def parse_moves(text: str) -> list[int]:
     """Comma-separated moves in 0..63 (the ``moves:`` form)."""
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
-    if not all(re.fullmatch(r"\d{1,2}", t) and int(t) <= 63 for t in tokens):
+    if not all(re.fullmatch(r"[0-9]{1,2}", t) and int(t) <= 63 for t in tokens):
         raise NotationError(f"{shown(text)} is not a list of cells; expected numbers 0..63 separated by commas")
     return [int(t) for t in tokens]
 
@@ -386,7 +396,7 @@ def _detect(s: str) -> str:
         return "qubic"
     if re.fullmatch(r"[xo0-9]+", s) and re.search(r"[xo]", s):
         return "patashnik"
-    if re.fullmatch(r"[\d,\-\s]+", s):
+    if re.fullmatch(r"[0-9,\-\s]+", s):
         return "mcdaniel"
     raise NotationError(
         f"cannot read {shown(s)} as a position; expected one of: a McDaniel move list (1-2,22-52,27), "
@@ -419,7 +429,7 @@ def parse_game(text: str, notation: str | None = None) -> Game:
         cells = parse_mcdaniel(s[len("mcdaniel:"):])
     elif s.startswith("moves:"):
         cells = parse_moves(s[len("moves:"):])
-    elif re.fullmatch(r"[\d,\-\s]+", s) and re.search(r"[-,]", s):
+    elif re.fullmatch(r"[0-9,\-\s]+", s) and re.search(r"[-,]", s):
         cells = parse_mcdaniel(s)
     else:
         tokens = s.split()

@@ -6,6 +6,17 @@ temporary file in the target's folder, flushed to disk, then renamed over
 the target, with the permissions the umask gives a new file. A crash leaves
 the old file or the new one, never half of one. Text is UTF-8.
 
+An output is a new name or a regular file. A symbolic link is followed: the
+file it points to is written (renamed into place in that file's folder), and
+the link stays a link. Anything else (a folder, a device such as
+``/dev/null``, a FIFO, a socket) is refused, never replaced, and so is a
+name longer than the system allows:
+
+>>> check_writable('/dev/null')
+Traceback (most recent call last):
+...
+qubic_logic.errors.QubicError: cannot write /dev/null: it is a device (character special file); expected a regular file or a new file name
+
 Commands call :func:`check_writable` on every output path before the work,
 so that hours of work are not lost to a typo in ``-o``:
 
@@ -13,15 +24,29 @@ so that hours of work are not lost to a typo in ``-o``:
 Traceback (most recent call last):
 ...
 qubic_logic.errors.QubicError: cannot write /nonexistent/strategy.dict: the folder /nonexistent does not exist
+
+Paths in messages are cut to a readable length.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from .errors import QubicError
+from .notation import shown
+
+NAME_MAX = 255  # bytes in one file name (Linux, macOS)
+PATH_MAX = 4096  # bytes in a whole path
+SHOWN = 120  # characters of a path quoted in a message
+
+
+def _path(path: str | os.PathLike) -> str:
+    """A path for a message: as it is, or quoted and cut when long (see :func:`~qubic_logic.notation.shown`)."""
+    text = os.fspath(path)
+    return text if len(text) <= SHOWN else shown(text, SHOWN)
 
 
 def _umask() -> int:
@@ -30,24 +55,73 @@ def _umask() -> int:
     return mask
 
 
+def check_name(path: str | os.PathLike) -> None:
+    """:class:`QubicError` when a name in ``path`` is longer than the system allows (any file argument).
+
+    >>> check_name('x' * 300 + '.dict')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: cannot use 'xxx...' (305 characters): a file name of 305 bytes; expected at most 255 bytes per name
+    """
+    raw = os.fsencode(path)
+    longest = max((len(part) for part in raw.split(b"/")), default=0)
+    if longest > NAME_MAX:
+        raise QubicError(f"cannot use {_path(path)}: a file name of {longest} bytes; expected at most "
+                         f"{NAME_MAX} bytes per name")
+    if len(raw) > PATH_MAX:
+        raise QubicError(f"cannot use {_path(path)}: a path of {len(raw)} bytes; expected at most {PATH_MAX}")
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device (character special file)"),
+          (stat.S_ISBLK, "a device (block special file)"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def target_of(path: str | os.PathLike) -> Path:
+    """The file a write to ``path`` replaces: ``path`` itself, or the file a symbolic link leads to.
+
+    Raises :class:`QubicError` (one line naming the path and what it is) when
+    that is not a regular file or a new name.
+
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> os.symlink('real.txt', os.path.join(folder, 'link'))
+    >>> target_of(os.path.join(folder, 'link')).name
+    'real.txt'
+    """
+    text = os.fspath(path)
+    if text == "" or Path(text).name in ("", ".", ".."):
+        raise QubicError(f"cannot write {_path(text)!r}: expected a file name")
+    check_name(text)
+    real = Path(os.path.realpath(text))
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        return real
+    except OSError as exc:
+        raise QubicError(f"cannot write {_path(text)}: {exc.strerror or exc}") from None
+    for test, kind in _KINDS:
+        if test(mode):
+            seen = _path(text) if os.fspath(real) == os.path.abspath(text) else f"{_path(text)} (-> {_path(real)})"
+            raise QubicError(f"cannot write {seen}: it is {kind}; expected a regular file or a new file name")
+    return real
+
+
 def check_writable(path: str | os.PathLike) -> Path:
     """``path`` as a Path if a file can be written there now, else :class:`QubicError` saying why."""
     target = Path(path)
-    folder = target.parent
-    if str(path) == "" or target.name in ("", ".", ".."):
-        raise QubicError(f"cannot write {str(path)!r}: expected a file name")
-    if target.is_dir():
-        raise QubicError(f"cannot write {target}: it is a folder; expected a file name")
+    real = target_of(path)
+    folder = real.parent
     if not folder.is_dir():
-        raise QubicError(f"cannot write {target}: the folder {folder} does not exist")
+        raise QubicError(f"cannot write {_path(target)}: the folder {_path(folder)} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise QubicError(f"cannot write {target}: the folder {folder} is not writable")
-    if target.exists() and not os.access(target, os.W_OK):
-        raise QubicError(f"cannot write {target}: the file is read-only")
+        raise QubicError(f"cannot write {_path(target)}: the folder {_path(folder)} is not writable")
+    if real.exists() and not os.access(real, os.W_OK):
+        raise QubicError(f"cannot write {_path(target)}: the file is read-only")
     try:  # /proc, read-only mounts and the like pass access() but refuse files
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".check", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=".qubic.", suffix=".check", dir=folder)
     except OSError as exc:
-        raise QubicError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise QubicError(f"cannot write {_path(target)}: {exc.strerror or exc}") from None
     os.close(fd)
     os.unlink(tmp)
     return target
@@ -56,24 +130,28 @@ def check_writable(path: str | os.PathLike) -> Path:
 def write_atomically(path: str | os.PathLike, content: str | bytes) -> None:
     """Write ``content`` (text as UTF-8) to ``path``: temp file in the same folder, fsync, rename.
 
+    A symbolic link is written through (its target is replaced); a folder,
+    device, FIFO or socket is refused (see :func:`target_of`).
+
     >>> import tempfile, os
     >>> folder = tempfile.mkdtemp()
     >>> write_atomically(os.path.join(folder, 'a.txt'), 'é\\n')
     >>> open(os.path.join(folder, 'a.txt'), encoding='utf-8').read()
     'é\\n'
     """
-    target = Path(path)
+    target = target_of(path)
     data = content.encode("utf-8") if isinstance(content, str) else content
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=".qubic.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise QubicError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise QubicError(f"cannot write {_path(path)}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600: give the file a new file's permissions
+        target_of(path)  # (again: a device or FIFO put there during the work is not replaced either)
         os.replace(tmp, target)
     except BaseException:
         os.unlink(tmp)

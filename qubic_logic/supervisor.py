@@ -33,9 +33,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .engines.base import Engine
 from .errors import Interrupted, QubicError, QueryTimeout
@@ -81,14 +83,71 @@ def report_progress(done: int, total: int) -> None:
     report((done, total))
 
 
-def _worker(conn: Connection, memory_limit: float | None, parent: int) -> None:
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when the thread that started it ends
+
+
+def die_with_parent(parent: int, *, kernel: bool = True) -> None:
+    """In a child process: end (SIGKILL) as soon as ``parent`` ends, however it ends, SIGKILL included.
+
+    On Linux the kernel sends the signal (``prctl(PR_SET_PDEATHSIG)``; it
+    fires when the *thread* that started the child ends, so ``kernel=False``
+    for a child started from a thread other than the main one); a daemon
+    thread also watches the parent's id twice a second and kills the child's
+    process group, with whatever it started, when the parent is gone.
+    """
+    if kernel:
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # not Linux: the thread below does it
+            pass
+    if os.getppid() != parent:  # the parent ended before the signal was asked for
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        group = os.getpgrp()
+        os.killpg(group, signal.SIGKILL) if group == os.getpid() else os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+NOISE = (b"[FATAL ERROR", b"tcmalloc: ")  # an engine's own last words when it runs out of memory
+
+
+def _quiet_dying_words() -> None:
+    """In a worker: its stderr goes through a thread that passes every line but SWI-Prolog's
+    ``[FATAL ERROR ... Could not allocate memory]`` block and tcmalloc's reports: a worker killed at
+    its memory limit is reported by the parent in one line, and those would be raw lines around it."""
+    read, write = os.pipe()
+    real = os.dup(2)
+    os.dup2(write, 2)
+    os.close(write)
+
+    def forward() -> None:
+        skipping = False
+        with os.fdopen(read, "rb") as lines:
+            for line in lines:
+                skipping = skipping or line.startswith(NOISE[0])
+                if not skipping and not line.startswith(NOISE[1]):
+                    os.write(real, line)
+                skipping = skipping and not line.rstrip().endswith(b"]")
+
+    threading.Thread(target=forward, name="stderr", daemon=True).start()
+
+
+def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thread: bool = True) -> None:
     """The worker's loop: run each ``(fn, args, kwargs)`` received, send back the outcome.
 
-    It ends when its parent does (a forked sibling may hold the other end of its pipe open, so
-    the end of the pipe alone does not tell)."""
+    It ends when its parent does, however the parent ends (:func:`die_with_parent`; a forked
+    sibling may hold the other end of its pipe open, so the end of the pipe alone does not tell)."""
     global _channel, _wrapping_up
     os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_sigint()
+    die_with_parent(parent, kernel=main_thread)
+    _quiet_dying_words()
     signal.signal(WRAP_UP, _on_wrap_up)
     if memory_limit:
         import resource
@@ -117,6 +176,37 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int) -> None:
         _wrapping_up = False  # (only after the answer: a WRAP_UP sent before the work began applies to it)
 
 
+@contextmanager
+def sigint_held() -> Iterator[None]:
+    """Ctrl-C held back (blocked, not lost: it arrives when the block ends) while processes start.
+
+    Ctrl-C reaches the terminal's whole process group, and a worker still importing must not print a
+    traceback: a process started inside begins with SIGINT blocked (the mask survives ``exec``) until
+    it ignores it (:func:`_worker`); the parent then sees its Ctrl-C and decides.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def ignore_sigint() -> None:
+    """In a started process: ignore SIGINT (the parent decides), then let signals through again."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (none when it is gone or psutil is missing)."""
+    try:
+        import psutil
+
+        return [p.pid for p in psutil.Process(pid).children(recursive=True)]
+    except Exception:  # noqa: BLE001 - gone already, or no psutil: the group kill covers the rest
+        return []
+
+
 class Supervisor:
     """One supervised worker process; see the module docstring.
 
@@ -140,10 +230,15 @@ class Supervisor:
     def _ensure(self) -> Connection:
         if self._process is None or not self._process.is_alive():
             self.stop()
+            me = multiprocessing.current_process()
+            if me.daemon:  # a worker (local or Dask) may supervise work of its own: that worker dies with it
+                me.daemon = False
             parent, child = self._context.Pipe()
-            self._process = self._context.Process(target=_worker, args=(child, self.memory_limit, os.getpid()),
-                                                  daemon=True)
-            self._process.start()
+            main = threading.current_thread() is threading.main_thread()
+            self._process = self._context.Process(
+                target=_worker, args=(child, self.memory_limit, os.getpid(), main), daemon=True)
+            with sigint_held():
+                self._process.start()
             child.close()
             self._conn = parent
         return self._conn
@@ -171,10 +266,11 @@ class Supervisor:
         return kind, value
 
     def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None,
-             on_progress: Callable[[Any], None] | None = None, what: str = "the query", **kwargs: Any) -> Any:
+             on_progress: Callable[[Any], None] | None = None, what: str = "the query", grace: float = GRACE,
+             **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in the worker; its result, or the exception it raised.
 
-        Past ``limit`` seconds (plus :data:`GRACE`) raises
+        Past ``limit`` seconds (plus ``grace``, for work with a limit of its own) raises
         :class:`QueryTimeout`, on Ctrl-C :class:`Interrupted`, when the worker
         exceeds the memory limit or dies a :class:`QubicError`; ``what`` names
         the work in those messages, whose ``partial`` is the last
@@ -182,7 +278,7 @@ class Supervisor:
         functions, plain data).
         """
         conn = self.submit(fn, *args, **kwargs)
-        deadline = time.monotonic() + limit + GRACE if limit else None
+        deadline = time.monotonic() + limit + grace if limit else None
         partial = None
         try:
             while True:
@@ -199,7 +295,7 @@ class Supervisor:
                     raise self._died(what, partial)
                 if deadline is not None and time.monotonic() >= deadline:
                     self.stop()
-                    raise QueryTimeout(f"{what} did not finish within the time limit of {limit:g} s",
+                    raise QueryTimeout(f"{what} did not finish within the time limit of {limit:.3g} s",
                                        partial=partial)
         except KeyboardInterrupt:
             self.stop()
@@ -247,12 +343,14 @@ class Supervisor:
         process, self._process = self._process, None
         if process is not None:  # killed before its pipe closes: a worker busy sending a result
             # must not see the broken pipe (it would print a traceback); its group (what it
-            # started), and itself, in case it was stopped before it made its own group
-            for kill in (os.killpg, os.kill):
-                try:
-                    kill(process.pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
+            # started), itself, in case it was stopped before it made its own group, and whatever
+            # runs below it in groups of their own (a worker's own supervised worker, a shell it ran)
+            for pid in [process.pid, *_descendants(process.pid)]:
+                for kill in (os.killpg, os.kill):
+                    try:
+                        kill(pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -268,13 +366,66 @@ class Supervisor:
         self.stop()
 
 
+_reporting_solutions = False  # in a worker: SWI-Prolog hands each solution of a query to found()
+_finding = False  # in a worker: a user's query is running, whose answers go to the parent as found
+
+
+def found(kind: str, value: Any) -> None:
+    """From an engine: an answer (``'model'`` or ``'solution'``) of the user's query running in a worker
+    (:meth:`SupervisedEngine.query`), sent to the parent as found. Elsewhere this does nothing.
+
+    >>> found('model', (['p(1)'], []))
+    """
+    if _finding:
+        report((kind, value))
+
+
+def _report_prolog_solutions() -> None:
+    """Define ``user:qubic_found/1`` in SWI-Prolog: each solution of a query is :func:`report`-ed as it
+    is found, so that a query stopped by Ctrl-C keeps what it found."""
+    global _reporting_solutions
+    if _reporting_solutions:
+        return
+    import json
+
+    from pyswip import registerForeign
+
+    from .engines.prolog import _start
+
+    _start()
+
+    def qubic_found(text: Any) -> bool:
+        found("solution", json.loads(text.value if hasattr(text, "value") else str(text)))
+        return True
+
+    registerForeign(qubic_found, arity=1)
+    _reporting_solutions = True
+
+
+def _asp_text(result: Any) -> Any:
+    """An ASP result whose models are text (clingo symbols pickle as pointers)."""
+    result.models = [[str(s) for s in model] for model in result.models]
+    return result
+
+
 def _engine_method(name: str, method: str, *args: Any, **kwargs: Any) -> Any:
     """In the worker: ``get_engine(name).method(*args, **kwargs)`` (the engine stays loaded)."""
     from .engines import get_engine
 
-    result = getattr(get_engine(name), method)(*args, **kwargs)
-    if name == "asp" and method == "query":  # clingo symbols pickle as pointers: send their text
-        result.models = [[str(s) for s in model] for model in result.models]
+    global _finding
+    if name == "prolog" and method == "query":
+        _report_prolog_solutions()
+    _finding = method == "query"
+    try:
+        result = getattr(get_engine(name), method)(*args, **kwargs)
+    except QueryTimeout as exc:
+        if name == "asp" and method == "query" and exc.partial is not None:
+            exc.partial = _asp_text(exc.partial)
+        raise
+    finally:
+        _finding = False
+    if name == "asp" and method == "query":
+        result = _asp_text(result)
     return result
 
 
@@ -306,9 +457,17 @@ class SupervisedEngine(Engine):
     def shortest_forced_win(self, position, max_length: int | None = None, time_limit: float | None = None):
         return self._call("shortest_forced_win", position, max_length, time_limit, time_limit=time_limit)
 
-    def query(self, position, goal: str, files=(), time_limit: float | None = None, **options):
-        result = self._call("query", position, goal, tuple(map(str, files)), time_limit, time_limit=time_limit,
-                            **options)
+    def query(self, position, goal: str, files=(), time_limit: float | None = None, *,
+              on_found: Callable[[Any], None] | None = None, **options):
+        """The engine's query; ``on_found`` gets each ASP model (its atoms and costs as text) or Prolog
+        solution (a dict of bindings) as it is found: what a query stopped by Ctrl-C had."""
+        def progress(value: Any) -> None:
+            if on_found and isinstance(value, tuple) and value[:1] in (("model",), ("solution",)):
+                on_found(value[1])
+
+        result = self.supervisor.call(_engine_method, self.name, "query", position, goal, tuple(map(str, files)),
+                                      time_limit, limit=time_limit, on_progress=progress,
+                                      what=f"{self.name} engine: query", **options)
         if self.name == "asp":
             import clingo
 

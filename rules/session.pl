@@ -14,6 +14,7 @@ Json = '[{"X":1},{"X":2}]', Status = ok, Message = ''.
 :- use_module(library(time)).
 
 :- dynamic captured/1.
+:- dynamic solution/1.
 
 :- multifile user:message_hook/3.
 user:message_hook(Term, error, Lines) :-
@@ -65,10 +66,14 @@ message_to_codes_safe(E, Text) :-
 %   timeout or error, and Message the text of the error ('' otherwise). On a
 %   timeout Message is what the goal reported as progress with
 %   nb_setval(qubic_progress, Text) ('' when nothing).
+%   The solutions found before a timeout or an error are kept in Json; each is
+%   also handed to user:qubic_found/1 (JSON text) when the host defines it.
 qubic_run(GoalText, Seconds, Max, Json, Status, Message) :-
     nb_setval(qubic_progress, ''),
-    catch(( run(GoalText, Seconds, Max, Solutions), Status = ok, Message = '' ), E,
-          ( Solutions = [], error_status(E, Status, Message) )),
+    retractall(solution(_)),
+    catch(( run(GoalText, Seconds, Max), Status = ok, Message = '' ), E,
+          error_status(E, Status, Message)),
+    findall(S, retract(solution(S)), Solutions),
     solutions_json(Solutions, Json).
 
 %!  qubic_first(+Module, +Xs, +Os, +Seconds, -Value, -Status, -Message) is det.
@@ -105,10 +110,17 @@ answer(none, -1, ok, '').
 answer(some(C), C, ok, '') :- integer(C), !.
 answer(some(C), -1, not_a_cell, Text) :- term_string(C, Text).
 
-run(GoalText, Seconds, Max, Solutions) :-
+run(GoalText, Seconds, Max) :-
     term_string(Goal, GoalText, [variable_names(Bindings)]),
-    Find = findall(Bindings, limited(Max, user:Goal), Solutions),
+    Find = forall(limited(Max, user:Goal), found(Bindings)),
     (   Seconds > 0 -> call_with_time_limit(Seconds, Find) ; call(Find) ).
+
+found(Bindings) :-
+    assertz(solution(Bindings)),
+    (   current_predicate(user:qubic_found/1)
+    ->  solution_json(Bindings, Json), user:qubic_found(Json)
+    ;   true
+    ).
 
 limited(0, Goal) :- !, call(Goal).
 limited(Max, Goal) :- limit(Max, Goal).

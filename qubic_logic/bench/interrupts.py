@@ -136,8 +136,22 @@ def commands(folder: Path) -> list[tuple[str, list[str], float]]:
     (folder / "runaway.lp").write_text("p(0). p(X+1) :- p(X).\n")
     (folder / "check.lp").write_text('domain(marks(3, 2)).\np(0). p(X+1) :- p(X).\nviolated :- p(-1).\n')
     (folder / "check.pl").write_text("domain(marks(3, 2)).\nviolated :- repeat, fail.\n")
+    (folder / "call.pl").write_text("play(C) :- repeat, fail, C = 0.\n")
+    (folder / "shell.pl").write_text('play(0) :- shell("sleep 95").\n')
+    (folder / "strategy.lp").write_text("p(0). p(X+1) :- p(X).\nplay(0) :- p(3).\n")
     dictionary = str(patashnik_path())
+    strategy = ["verify", "strategy", "--time-limit", "60", "--call-limit", "60"]
     return [
+        ("verify strategy (Prolog, loop at load)", [*strategy, str(folder / "loop.pl")], 3),
+        ("verify strategy --jobs 2 (Prolog, loop at load)", [*strategy, str(folder / "loop.pl"), "--jobs", "2"], 4),
+        ("verify strategy (Prolog, looping call)", [*strategy, str(folder / "call.pl")], 3),
+        ("verify strategy (Prolog, shell sleep 95)", [*strategy, str(folder / "shell.pl")], 3),
+        ("verify strategy (ASP, runaway grounding)", [*strategy, str(folder / "strategy.lp")], 3),
+        ("verify strategy --jobs 2 (ASP, runaway)", [*strategy, str(folder / "strategy.lp"), "--jobs", "2"], 4),
+        ("verify certificate --check-with asp --jobs 1", ["verify", "certificate", str(folder / "cert.txt"),
+                                                          "--check-with", "asp", "--jobs", "1"], 3),
+        ("verify certificate --check-with prolog --jobs 1", ["verify", "certificate", str(folder / "cert.txt"),
+                                                             "--check-with", "prolog", "--jobs", "1"], 3),
         ("query --engine asp (runaway grounding)",
          ["query", "--engine", "asp", "--rules", str(folder / "runaway.lp"), "empty", "#show p/1."], 3),
         ("query --engine prolog (looping rule file)",

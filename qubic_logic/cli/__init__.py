@@ -22,7 +22,7 @@ import threading
 from .. import __version__
 from ..core import CORE_NAME
 from ..errors import Interrupted, QubicError
-from ..notation import cut_at_word
+from ..notation import cut_at_word, shown
 from ._terminal import fit, say, width_of
 
 
@@ -51,6 +51,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def one_line(message: str) -> str:
+    """An error message as one line, each long word (a path, a witness, a pasted position) cut.
+
+    >>> len(one_line('bad witness ' + ','.join(['1'] * 1000) + '\\n  at step 3'))
+    163
+    """
+    return " ".join(shown(word, 120) if len(word) > 120 else word for word in message.split())
+
+
 def _stop_on_sigterm() -> None:
     """``kill PID`` (SIGTERM) stops a command as Ctrl-C does: what it had is reported, workers stop.
 
@@ -76,14 +85,21 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except QubicError as exc:
-        say(f"qubic {args.command}: error: {exc}", file=sys.stderr)
+        say(f"qubic {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        detail = f": {exc}" if isinstance(exc, Interrupted) else ""
+        detail = f": {one_line(str(exc))}" if isinstance(exc, Interrupted) else ""
         say(f"qubic {args.command}: interrupted{detail}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.filename is None:
+            raise
+        # a file the user named cannot be used (a name over 255 bytes, no permission, a folder...)
+        print(f"qubic {args.command}: error: cannot use {one_line(os.fsdecode(exc.filename))}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug: still one line, the traceback on request
         if os.environ.get("QUBIC_DEBUG"):
             raise

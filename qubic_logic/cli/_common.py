@@ -113,6 +113,24 @@ def seconds(text: str) -> float:
     return None if value > MAX_SECONDS else value
 
 
+def deadline_of(limit: float | None) -> float | None:
+    """The ``time.monotonic()`` at which a ``limit`` of seconds ends, counted from the command's start
+    (its start-up and set-up count: ``--time-limit 3`` ends 3 s after the command began). None: no limit.
+
+    >>> import time
+    >>> deadline_of(None), deadline_of(60) - time.monotonic() < 60
+    (None, True)
+    """
+    if limit is None:
+        return None
+    import time
+
+    import psutil
+
+    started = psutil.Process().create_time()
+    return time.monotonic() - max(time.time() - started, 0.0) + limit
+
+
 def megabytes(text: str) -> int:
     """argparse type: a memory size in megabytes, 64 to :data:`MAX_MEGABYTES`.
 

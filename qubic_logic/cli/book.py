@@ -7,6 +7,8 @@ import argparse
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..book import OpeningBook, build_book
+from ..errors import QubicError
+from ..position import Position
 from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, FIRST_ROUND, ROUND_FACTOR, BuildReport
 from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
 from ..book.verify import verify_book
@@ -17,7 +19,26 @@ from ._common import (_position, cell_names, check_output, executor_args, execut
 from ._terminal import say, console as terminal_console
 
 
+MAX_DEPTH = 4  # stones below the root: 20,851 positions to search at 4 from the empty board, ~30 times more at 6
+
+
+def _check_stones(stones: int, root: Position | None) -> None:
+    """Refuse, before any work, a book deeper than :data:`MAX_DEPTH` stones below its root.
+
+    >>> _check_stones(8, None)
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: --stones 8 is too deep; expected 0..4 (at most 4 stones below the root: the positions to enumerate and search grow about 30 times per stone)
+    """
+    have = root.count if root is not None else 0
+    if not have <= stones <= have + MAX_DEPTH:
+        raise QubicError(f"--stones {stones:,} is {'too deep' if stones > have else 'fewer than the root has'}; "
+                         f"expected {have}..{have + MAX_DEPTH} (at most {MAX_DEPTH} stones below the root: the "
+                         "positions to enumerate and search grow about 30 times per stone)")
+
+
 def run_build(args: argparse.Namespace) -> int:
+    _check_stones(args.stones, args.root)
     check_output(args.book)  # a new book's folder must exist and be writable before any search
     err = terminal_console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
@@ -153,7 +174,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     b = books.add_parser("build", help="build or continue a book (each searched position is a work unit)")
     b.add_argument("book", metavar="BOOK", help="the SQLite file (created if absent, continued if present)")
     b.add_argument("--stones", type=non_negative_int, required=True, metavar="N",
-                   help="every position up to symmetry with at most N stones")
+                   help=f"every position up to symmetry with at most N stones, at most {MAX_DEPTH} more than the "
+                        "root has (0..4 from the empty board)")
     b.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="S",
                    help=f"seconds per searched position, in all its searches (default {DEFAULT_BUDGET:g}); a "
                         "re-run with a larger budget goes on with the open positions from their saved tables")

@@ -35,7 +35,8 @@ def _progress(console: Console) -> Progress:
                     disable=not console.is_terminal)
 
 
-def _train(brain: Brain, args: argparse.Namespace, err: Console) -> None:
+def _train(brain: Brain, args: argparse.Namespace, err: Console) -> bool:
+    """Train as the arguments say and print the summary; True when Ctrl-C stopped it."""
     with _progress(err) as bar:
         task = bar.add_task(f"training v {args.against}", total=args.games, status="")
 
@@ -47,6 +48,7 @@ def _train(brain: Brain, args: argparse.Namespace, err: Console) -> None:
     err.print(f"trained {summary.played} games v {args.against}: {summary.wins} won, {summary.draws} drawn, "
               f"{summary.losses} lost; {summary.learned} new patterns; "
               f"{summary.games_per_second:.1f} games/s{how}", highlight=False)
+    return summary.interrupted
 
 
 def _evaluate(brain: Brain, args: argparse.Namespace, err: Console) -> None:
@@ -91,8 +93,8 @@ def run(args: argparse.Namespace) -> int:
     brain = Brain(args.brain, create=bool(args.against or args.evaluate))
     err = terminal_console(stderr=True)
     try:
-        if args.against:
-            _train(brain, args, err)
+        if args.against and _train(brain, args, err):
+            return 130  # Ctrl-C: the finished games are kept; nothing else is done
         if args.evaluate:
             _evaluate(brain, args, err)
         if args.report:

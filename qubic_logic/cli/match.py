@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -21,10 +22,10 @@ from ..match import (
 )
 from ..players import player_names
 from ..saving import write_atomically
-from ._common import check_output, positive_int, seconds
+from ._common import check_output, deadline_of, positive_int, seconds
 from ._terminal import plain, say, console as terminal_console
 
-MAX_GAMES = 1_000_000  # games per series (per ordered pair in a round robin)
+MAX_GAMES = 1_000_000  # games per series, and in all of a round robin
 
 
 def _run(tasks, args) -> tuple[list[GameRecord], str | None]:
@@ -32,8 +33,7 @@ def _run(tasks, args) -> tuple[list[GameRecord], str | None]:
     with Progress(*columns, console=terminal_console(stderr=True), transient=True,
                   disable=not sys.stderr.isatty()) as bar:
         task = bar.add_task("games", total=len(tasks))
-        records, stopped = run_games(tasks, args.jobs, args.time_limit,
-                                     lambda r: bar.advance(task))
+        records, stopped = run_games(tasks, args.jobs, _left(args.deadline), lambda r: bar.advance(task))
     if stopped:
         reason = "Ctrl-C" if stopped == "interrupted" else "the time limit"
         say(f"stopped early by {reason}: {len(records)} of {len(tasks)} games finished", file=sys.stderr)
@@ -41,15 +41,32 @@ def _run(tasks, args) -> tuple[list[GameRecord], str | None]:
 
 
 def _check(args: argparse.Namespace, names: list[str]) -> None:
-    """Everything that can be refused is refused before the first game: limits, players, output paths."""
+    """Everything that can be refused is refused before the first game: limits, players, output paths.
+
+    >>> from argparse import Namespace
+    >>> _check(Namespace(games=10**6, round_robin=True, save=None, table=None), ['random', 'greedy', 'mccarthy'])
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: --games 1,000,000 in a round robin of 3 players is 6,000,000 games; expected at most 1,000,000 in all (--games 166,666 or fewer)
+    """
     if args.games > MAX_GAMES:
         raise QubicError(f"--games {args.games:,} is too many; expected at most {MAX_GAMES:,} per series")
+    pairs = len(names) * (len(names) - 1) if args.round_robin else 1
+    if args.games * pairs > MAX_GAMES:
+        raise QubicError(f"--games {args.games:,} in a round robin of {len(names)} players is "
+                         f"{args.games * pairs:,} games; expected at most {MAX_GAMES:,} in all "
+                         f"(--games {MAX_GAMES // pairs:,} or fewer)")
     for spec in names:
         make_player(spec)
     check_output(args.save, args.table)
 
 
+def _left(deadline: float | None) -> float | None:
+    return None if deadline is None else max(deadline - time.monotonic(), 0.001)
+
+
 def run(args: argparse.Namespace) -> int:
+    args.deadline = deadline_of(args.time_limit)  # the limit counts from the command's start
     if args.round_robin:
         names = args.players or player_names()
         _check(args, names)
@@ -94,7 +111,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="two players NAME[:key=value,...] (round robin: any, default all): "
                              f"{', '.join(player_names())}")
     parser.add_argument("--games", type=positive_int, default=2, metavar="N",
-                        help=f"games per series (round robin: per ordered pair), 1..{MAX_GAMES:,}; default 2")
+                        help=f"games per series (round robin: per ordered pair), 1..{MAX_GAMES:,}, and at most "
+                             f"{MAX_GAMES:,} in all of a round robin; default 2")
     parser.add_argument("--swap-sides", action="store_true", help="A and B change sides every game")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed for players that take one")
     parser.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="worker processes (default 1)")

@@ -14,6 +14,7 @@ import argparse
 import re
 import sys
 
+from ..errors import Interrupted, QueryTimeout
 from ._common import (
     json_arg, memory_limit_arg, non_negative_int, position_arg, print_json, seconds, supervised_engine,
 )
@@ -22,17 +23,40 @@ from ._terminal import plain, say
 
 def run(args: argparse.Namespace) -> int:
     engine = supervised_engine(args)
+    answers: list = []  # models (atoms, costs) or solutions as they are found: kept when the query stops
     try:
-        return _answer(engine, args)
+        return _answer(engine, args, answers.append)
+    except (QueryTimeout, Interrupted) as exc:
+        if not answers and not args.json:
+            raise
+        _print_found(args, answers, "Ctrl-C" if isinstance(exc, Interrupted) else "the time limit")
+        noun = "model" if args.engine == "asp" else "solution"
+        raise type(exc)(f"{exc}; {len(answers)} {noun}{'s' * (len(answers) != 1)} found so far (printed)",
+                        partial=answers) from None
     finally:
         engine.close()
 
 
-def _answer(engine, args: argparse.Namespace) -> int:
+def _print_found(args: argparse.Namespace, answers: list, reason: str) -> None:
+    """What a query stopped by ``reason`` had found, printed as a finished one prints it."""
+    if args.json:
+        key = "models" if args.engine == "asp" else "solutions"
+        print_json({"engine": args.engine, "stopped": reason,
+                    key: [a[0] for a in answers] if args.engine == "asp" else answers})
+    elif args.engine == "asp":
+        for i, (atoms, costs) in enumerate(answers, 1):
+            cost = f" (cost {' '.join(map(str, costs))})" if costs else ""
+            print(f"Model {i}{cost}: {' '.join(atoms)}")
+    else:
+        for bindings in answers:
+            print(", ".join(f"{name} = {value}" for name, value in bindings.items()) or "true.")
+
+
+def _answer(engine, args: argparse.Namespace, on_found) -> int:
     if args.engine == "asp":
         result = engine.query(args.position, args.goal, args.rules, args.time_limit, models=args.models,
                               optimal=args.optimal, project=not args.every_model,
-                              max_length=args.max_length)
+                              max_length=args.max_length, on_found=on_found)
         for warning in result.warnings:
             say(f"clingo: {warning}", file=sys.stderr)
         if args.json:
@@ -49,7 +73,8 @@ def _answer(engine, args: argparse.Namespace) -> int:
             "add e.g. '#show winning_move/3.' to choose")
         say(f"{state} ({len(result.models)} model{'s' * (len(result.models) != 1)} shown{more}{every})")
         return 0
-    solutions = engine.query(args.position, args.goal, args.rules, args.time_limit, max_solutions=args.models)
+    solutions = engine.query(args.position, args.goal, args.rules, args.time_limit, max_solutions=args.models,
+                             on_found=on_found)
     if args.json:
         print_json({"engine": "prolog", "solutions": solutions})
         return 0

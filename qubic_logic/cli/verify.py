@@ -28,9 +28,10 @@ from ..strategy.judge_jobs import judge_on
 from ..strategy.sources import CALL_LIMIT, load_strategy
 from ..strategy.verify import RULES, Verification, verify
 from ..strategy.witness_check import CHECKERS, check_witnesses
+from ..supervisor import DEFAULT_MEMORY_MB
 from ..wording import counted
-from ._common import executor_args
-from ._common import _position, check_output, json_arg, positive_int, print_json, seconds
+from ._common import executor_args, memory_limit_arg
+from ._common import _position, check_output, deadline_of, json_arg, positive_int, print_json, seconds
 from ._terminal import say, console as terminal_console
 
 RULE_TEXT = {"win": "(1) win now", "block": "(2) block a three", "dictionary": "(3) dictionary move",
@@ -61,7 +62,8 @@ def _check(witnesses, args, tasks, time_limit: float | None) -> dict:
     stopped = None
     try:
         rejected = check_witnesses(witnesses, args.check_with, jobs=args.jobs or os.cpu_count() or 1,
-                                   time_limit=time_limit, progress=tasks)
+                                   time_limit=time_limit, progress=tasks,
+                                   memory_limit=getattr(args, "memory_limit", DEFAULT_MEMORY_MB))
         checked = len(witnesses)
     except (QueryTimeout, Interrupted) as exc:
         stopped = "interrupted" if isinstance(exc, Interrupted) else "time limit"
@@ -139,7 +141,7 @@ def _print_check(check: dict) -> None:
 
 
 def run_certificate(args: argparse.Namespace) -> int:
-    deadline = time.monotonic() + args.time_limit if args.time_limit else None
+    deadline = deadline_of(args.time_limit)
     witnesses = load_certificate(args.file)
     with _progress_bar(terminal_console(stderr=True)) as bar:
         check = _check(witnesses, args, _Tasks(bar), _left(deadline))
@@ -163,12 +165,13 @@ STRATEGY_RULES = {"win": "(1) win now", "block": "(2) block a three", "strategy"
 
 
 def run_strategy(args: argparse.Namespace) -> int:
+    deadline = deadline_of(args.time_limit)
     root_text = args.root or "empty"
     root, root_moves = root_of(root_text)
     check_output(args.certificate, args.refutation)
     console = terminal_console(stderr=True)
     with _progress_bar(console) if console.is_terminal else nullcontext() as bar:  # an error stays one line
-        j = _judge(args, root, root_moves, _Tasks(bar) if bar else None)
+        j = _judge(args, root, root_moves, _Tasks(bar) if bar else None, deadline)
     written = []
     if args.certificate and j.verdict == "verified":
         j.certificate().save(args.certificate)
@@ -215,19 +218,21 @@ def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
               f"{args.certificate}.witnesses")
 
 
-def _judge(args: argparse.Namespace, root, root_moves, progress) -> Judgement:
-    """The judgement in this process (``--jobs 1``) or on the executor's workers."""
-    options = dict(side=args.side, root_moves=root_moves, pure=args.pure, time_limit=args.time_limit,
-                   progress=progress)
+def _judge(args: argparse.Namespace, root, root_moves, progress, deadline: float | None) -> Judgement:
+    """The judgement in this process (``--jobs 1``) or on the executor's workers; a rule file always
+    runs in a supervised worker (its time, call and memory limits; Ctrl-C ends it at once)."""
+    options = dict(side=args.side, root_moves=root_moves, pure=args.pure, progress=progress)
     if args.jobs == 1 and args.executor == "local" and not args.scheduler:
-        strategy = load_strategy(args.source, args.call_limit)
+        strategy = load_strategy(args.source, args.call_limit, supervised=True, load_limit=_left(deadline),
+                                 memory_limit=args.memory_limit)
         try:
-            return judge(strategy, root, **options)
+            return judge(strategy, root, time_limit=_left(deadline), **options)
         finally:
             strategy.close()
     # workers start fresh interpreters: each opens its own clingo or SWI-Prolog session
     with make_executor(args.executor, args.jobs, scheduler=args.scheduler, start_method="spawn") as executor:
-        return judge_on(executor, args.source, root, call_limit=args.call_limit, **options)
+        return judge_on(executor, args.source, root, call_limit=args.call_limit, time_limit=_left(deadline),
+                        memory_limit=args.memory_limit, **options)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -274,6 +279,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "OUT.witnesses")
     s.add_argument("--refutation", metavar="OUT", default=None,
                    help="when refuted: write the game (McDaniel move list) to OUT")
+    memory_limit_arg(s)
     executor_args(s, jobs=1)  # one process by default: workers re-explore the positions their subtrees share
     json_arg(s)
     s.set_defaults(func=run_strategy)
@@ -281,6 +287,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c = what.add_parser("certificate", help="re-check the witnesses of a certificate")
     c.add_argument("file", metavar="FILE", help="a certificate written by --certificate")
     c.add_argument("--check-with", choices=CHECKERS, default="asp", help="the checker (default asp)")
+    memory_limit_arg(c)
     _common(c)
     c.set_defaults(func=run_certificate)
 

@@ -145,6 +145,8 @@ def search(
     hidden atoms count once (clingo's ``--project=show``). Raises :class:`QueryTimeout` (partial = the
     AspResult so far) past the deadline.
     """
+    from ..supervisor import found  # (in a supervised worker each kept model of a query goes to the parent too)
+
     result = AspResult()
     ctl.configuration.solve.models = 0 if optimal else models
     if optimal:
@@ -158,6 +160,7 @@ def search(
         if keep and (not models or len(result.models) < models):
             result.models.append(sorted(model.symbols(shown=True)))
             result.costs.append(list(model.cost))
+            found("model", ([str(s) for s in result.models[-1]], result.costs[-1]))
         return not (optimal and models and len(result.models) >= models)
 
     lits = []
@@ -298,10 +301,14 @@ def solve_now(ctl: clingo.Control, assumptions: Sequence[int] = (), on_model=Non
     return outcome
 
 
-def _ground_and_exit(files: list[str], rules: tuple[str, ...], memory: int) -> None:
+def _ground_and_exit(files: list[str], rules: tuple[str, ...], memory: int, parent: int, main: bool) -> None:
     """In a child process: ground the rules with the position as externals, then exit."""
     import resource
 
+    from ..supervisor import die_with_parent, ignore_sigint
+
+    ignore_sigint()
+    die_with_parent(parent, kernel=main)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     try:
         ctl, messages = control(POSITION_EXTERNALS, files, rules)
@@ -323,12 +330,19 @@ def check_grounding(files: Iterable[str | Path], time_limit: float | None,
         return
     names = [str(f) for f in files]
     child = multiprocessing.get_context("fork").Process(
-        target=_ground_and_exit, args=(names, rules, memory_mb << 20), daemon=True)
-    child.start()
-    child.join(time_limit)
-    if child.is_alive():
+        target=_ground_and_exit, args=(names, rules, memory_mb << 20, os.getpid(),
+                                    threading.current_thread() is threading.main_thread()), daemon=True)
+    from ..supervisor import sigint_held
+
+    with sigint_held():
+        child.start()
+    try:
+        child.join(time_limit)
+        late = child.is_alive()
+    finally:  # Ctrl-C while waiting ends the child too
         child.kill()
         child.join()
+    if late:
         raise QueryTimeout(f"{', '.join(names)}: grounding the rules did not finish within {time_limit:g} s; "
                            "expected rules that ground to a finite program (is a rule recursive over numbers?)")
     if child.exitcode not in (0, 1):

@@ -27,7 +27,7 @@ from ..saving import write_atomically
 from .dictionary import read_position
 from .verify import Verification, Witness
 
-_LINE = re.compile(r"([xo0-9]*) (\d+(?:,\d+)*)")
+_LINE = re.compile(r"([xo0-9]*) (\d{1,3}(?:,\d{1,3})*)")
 SEPARATOR = "-" * 41
 
 
@@ -74,6 +74,9 @@ def parse_certificate(text: str, source: str = "<text>") -> list[Witness]:
         cells = tuple(int(c) for c in m.group(2).split(","))
         if max(cells) > 63:
             raise DataFormatError(f"{source} line {number}: cell {max(cells)} is not a cell; expected 0..63")
+        if len(cells) > 64 - position.count:
+            raise DataFormatError(f"{source} line {number}: a witness of {len(cells):,} moves; expected at most "
+                                  f"the {64 - position.count} empty cells")
         out.append(Witness(position, cells))
     return out
 
@@ -83,5 +86,5 @@ def load_certificate(path: str | os.PathLike) -> list[Witness]:
     try:
         text = Path(path).read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError) as exc:
-        raise DataFormatError(f"cannot read certificate {path}: {exc}") from None
+        raise DataFormatError(f"cannot read certificate {shown(str(path))}: {exc}") from None
     return parse_certificate(text, str(path))

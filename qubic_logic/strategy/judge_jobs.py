@@ -65,6 +65,7 @@ class Round:
     bound: int  # only refutations shorter than this are looked for
     deadline: float | None  # time.time() when units stop themselves
     name: str  # a fresh name per round: a worker's table of settled positions serves one round only
+    memory_limit: float | None = None  # MB for the worker a rule file runs in
 
 
 @dataclass
@@ -87,10 +88,13 @@ _strategies: dict[tuple[str, float | None], Strategy] = {}
 _rounds: dict[str, tuple[_Search, list, int]] = {}  # round name -> search, frontier, positions of the opening
 
 
-def _strategy(source: str, call_limit: float | None) -> Strategy:
-    key = (source, call_limit)
+def _strategy(task: Round) -> Strategy:
+    """The round's strategy, loaded once per process; a rule file in a supervised worker of its own."""
+    key = (task.source, task.call_limit)
     if key not in _strategies:
-        _strategies[key] = load_strategy(source, call_limit, probe=False)  # judge_on ran check_source
+        left = None if task.deadline is None else max(task.deadline - time.time(), 0.01)
+        _strategies[key] = load_strategy(task.source, task.call_limit, supervised=True, load_limit=left,
+                                         memory_limit=task.memory_limit)
     return _strategies[key]
 
 
@@ -99,7 +103,7 @@ def _round(task: Round) -> tuple[_Search, list, int]:
     if task.name not in _rounds:
         _rounds.clear()  # an older round's table is no use
         root = Position(*task.root)
-        search = _Search(_strategy(task.source, task.call_limit), root, task.root_moves, task.side, task.pure,
+        search = _Search(_strategy(task), root, task.root_moves, task.side, task.pure,
                          None, 0)  # unbounded, whatever the round's bound: every round splits the same way
         search.begin()
         frontier = _opening(search, task.units)
@@ -185,13 +189,15 @@ def judge_on(
     time_limit: float | None = None,
     call_limit: float | None = CALL_LIMIT,
     progress: Callable[[str, int, int], None] | None = None,
+    memory_limit: float | None = None,
 ) -> Judgement:
     """:func:`~qubic_logic.strategy.judge.judge` of the strategy ``source`` (a source text, see
-    :func:`~qubic_logic.strategy.sources.load_strategy`) on ``executor``'s workers."""
+    :func:`~qubic_logic.strategy.sources.load_strategy`) on ``executor``'s workers; a rule file runs in
+    a supervised worker of each (``call_limit`` s a call, ``memory_limit`` MB)."""
     root = root or Position()
     if root.is_over:
         raise IllegalPositionError("the root position is already over; expected a live position")
-    check_source(source, call_limit)
+    check_source(source)
     side = side or root.to_move
     moves = tuple(root_moves) if root_moves is not None else game_moves(root)
     start = time.monotonic()
@@ -204,7 +210,7 @@ def judge_on(
     stopped = ""
     while pending:
         task = Round(source, call_limit, (root.x, root.o), moves, side, pure, units,
-                     best.length if best else NO_BOUND, deadline, uuid.uuid4().hex)
+                     best.length if best else NO_BOUND, deadline, uuid.uuid4().hex, memory_limit)
         left = None if deadline is None else max(deadline - time.time(), 0.01) + GRACE
         run = executor.run(judge_unit, [(task, i) for i in pending], time_limit=left)
         shorter = False

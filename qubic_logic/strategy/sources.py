@@ -25,13 +25,14 @@ call has a time limit.
 from __future__ import annotations
 
 import os
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
 
 import clingo
 
-from ..errors import QubicError, RuleError, StrategyError
+from ..errors import QubicError, QueryTimeout, RuleError, StrategyError
 from ..geometry import cells_of
 from ..notation import format_mcdaniel, format_patashnik
 from ..position import Game, Position
@@ -196,6 +197,74 @@ class PrologStrategy(Strategy):
             raise type(exc)(f"{self.source}: at {where(position, moves)}: {exc}") from None
 
 
+_loaded: dict[tuple[str, float | None], Strategy] = {}  # in a strategy's worker: the rule files it has loaded
+
+
+def _ready() -> None:
+    """In a supervised worker: nothing (the worker has started and imported this module)."""
+
+
+def _load_here(source: str, time_limit: float | None) -> None:
+    """In a supervised worker: load the rule file (no grounding probe: the worker's limits bound it)."""
+    if (source, time_limit) not in _loaded:
+        _loaded[source, time_limit] = load_strategy(source, time_limit, probe=False, supervised=False)
+
+
+def _choose_here(source: str, time_limit: float | None, position: Position, moves) -> int | None:
+    """In a supervised worker: the loaded rule file's answer at ``position``."""
+    return _loaded[source, time_limit].choose(position, moves)
+
+
+class SupervisedStrategy(Strategy):
+    """A rule file (ASP or Prolog) answering from a supervised worker process.
+
+    The file is loaded and each ``play(C)`` is asked in a
+    :class:`~qubic_logic.supervisor.Supervisor` worker: a call past
+    ``time_limit`` seconds, a load past ``load_limit``, the worker using more
+    than ``memory_limit`` MB, or rules that end the process (``halt``) become
+    one error naming the file; Ctrl-C kills the worker at once and reaches the
+    caller as :class:`~qubic_logic.errors.Interrupted` (a
+    :class:`KeyboardInterrupt`, so a search keeps what it has). A call costs
+    one round trip on a pipe.
+    """
+
+    def __init__(self, source: str, time_limit: float | None = CALL_LIMIT, *, load_limit: float | None = None,
+                 memory_limit: float | None = None) -> None:
+        from ..supervisor import DEFAULT_MEMORY_MB, Supervisor
+
+        super().__init__(source)
+        _rule_file(source)
+        self.time_limit = time_limit
+        self.supervisor = Supervisor(memory_limit or DEFAULT_MEMORY_MB)
+        limits = [t for t in (time_limit, load_limit) if t]
+        try:  # the worker's start (an interpreter, its imports) is not the rules' time
+            started = time.monotonic()
+            self._call(_ready, limit=load_limit, grace=0.1, what="starting the engine's worker")
+            if load_limit:
+                limits.append(max(load_limit - (time.monotonic() - started), 0.01))
+            self._call(_load_here, source, time_limit, limit=min(limits) if limits else None, grace=0.1,
+                       what="loading the rules")
+        except QueryTimeout:
+            raise QueryTimeout(f"{source}: loading the rules did not finish within the time limit; expected "
+                               "rules that load at once (does a directive loop, or a rule ground for ever?)") from None
+
+    def _call(self, fn, *args, limit: float | None, what: str, grace: float = 1.0):
+        try:
+            return self.supervisor.call(fn, *args, limit=limit, grace=grace, what=f"{self.source}: {what}")
+        except QubicError as exc:
+            if self.source in str(exc):
+                raise
+            raise type(exc)(f"{self.source}: {exc}") from None
+
+    def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        return self._call(_choose_here, self.source, self.time_limit, position, moves, limit=self.time_limit,
+                          what=f"play(C) at {where(position, moves)}")
+
+    def close(self) -> None:
+        """Stop the worker."""
+        self.supervisor.stop()
+
+
 def _rule_file(source: str) -> Path:
     """The rule file ``source`` names: a file, else a shipped rule file's name (any folder)."""
     path = Path(source)
@@ -208,29 +277,27 @@ def _rule_file(source: str) -> Path:
     return path
 
 
-def check_source(source: str, time_limit: float | None = CALL_LIMIT) -> None:
+def check_source(source: str) -> None:
     """The checks of :func:`load_strategy` that open no session: a player's name and options, that a
-    file exists, that ASP rules ground within ``time_limit`` (in a child process). Workers that load
-    the source afterwards pass ``probe=False`` (a worker process may not start children).
+    file exists (rule files are then loaded by each worker under its limits).
 
     >>> check_source('no-such-file.lp')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     qubic_logic.errors.RuleError: strategy file no-such-file.lp does not exist; expected a rule file (.lp or .pl), a dictionary file, player:NAME or a shipped name (citrenbaum-pdp4.lp, ...)
     """
-    from ..engines.asp import check_grounding
-
     if source.startswith(PLAYER_PREFIX):
         PlayerStrategy(source)
         return
-    path = _rule_file(source)
-    if path.suffix == ".lp":
-        check_grounding([path], time_limit)
+    _rule_file(source)
 
 
-def load_strategy(source: str, time_limit: float | None = CALL_LIMIT, *, probe: bool = True) -> Strategy:
+def load_strategy(source: str, time_limit: float | None = CALL_LIMIT, *, probe: bool = True,
+                  supervised: bool = False, load_limit: float | None = None,
+                  memory_limit: float | None = None) -> Strategy:
     """The strategy of a source text (see the module text); ``time_limit`` bounds each rule call;
-    ``probe``: try the grounding of ASP rules in a child process first (see :func:`check_source`).
+    ``probe``: try the grounding of ASP rules in a child process first; ``supervised``: a rule file
+    runs in a :class:`SupervisedStrategy` (``load_limit`` seconds to load, ``memory_limit`` MB).
 
     >>> load_strategy('player:nobody')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -242,6 +309,8 @@ def load_strategy(source: str, time_limit: float | None = CALL_LIMIT, *, probe: 
     if source in DICTIONARIES and not os.path.exists(source):
         return DictionaryStrategy(source, StrategyDictionary.load(str(dictionary_path(source))))
     suffix = os.path.splitext(source)[1]
+    if supervised and suffix in (".lp", ".pl"):
+        return SupervisedStrategy(source, time_limit, load_limit=load_limit, memory_limit=memory_limit)
     if suffix == ".lp":
         return AspStrategy(source, time_limit, probe=probe)
     if suffix == ".pl":

@@ -26,6 +26,7 @@ from ..executor import make_executor
 from ..geometry import cells_of
 from ..position import other
 from ..referee import replay_forced_win
+from ..supervisor import DEFAULT_MEMORY_MB
 from .verify import Witness
 
 CHECKERS = ("asp", "prolog", "referee")
@@ -103,12 +104,15 @@ def check_witnesses(
     jobs: int = 1,
     time_limit: float | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    memory_limit: float | None = DEFAULT_MEMORY_MB,
 ) -> list[tuple[int, int, str]]:
     """Witnesses the ``checker`` rejects, as ``(index, step, reason)`` (empty: all pass).
 
-    Batches of ``batch`` witnesses go to ``jobs`` worker processes (fresh
-    interpreters, so each starts its own solver). Raises
-    :class:`QueryTimeout` past ``time_limit`` seconds for the whole check.
+    Batches of ``batch`` witnesses go to up to ``jobs`` supervised worker
+    processes (fresh interpreters, each with its own solver, at most
+    ``memory_limit`` MB each); the referee runs here. Raises
+    :class:`QueryTimeout` past ``time_limit`` seconds for the whole check,
+    :class:`~qubic_logic.errors.Interrupted` on Ctrl-C, each with what was checked.
     """
     if checker not in _RUN:
         raise QubicError(f"unknown checker {checker!r}; expected one of {', '.join(CHECKERS)}")
@@ -120,7 +124,7 @@ def check_witnesses(
                      for i, side in over.items()]
         index = [i for i in range(len(witnesses)) if i not in over]
         rest = check_witnesses([witnesses[i] for i in index], checker, batch=batch, jobs=jobs,
-                               time_limit=time_limit, progress=progress)
+                               time_limit=time_limit, progress=progress, memory_limit=memory_limit)
         return sorted(rejected + [(index[i], step, reason) for i, step, reason in rest])
     starts = list(range(0, len(witnesses), batch))
     done = 0
@@ -141,7 +145,7 @@ def check_witnesses(
         if progress:
             progress(f"check with {checker}", done, len(witnesses))
 
-    if jobs <= 1 or len(starts) <= 1:
+    if checker == "referee":  # Python: stops on Ctrl-C by itself
         try:
             for start in starts:
                 collect(start, check_batch(checker, witnesses[start : start + batch], left()))
@@ -149,8 +153,10 @@ def check_witnesses(
             raise Interrupted(f"{checker}: {done} of {len(witnesses)} witnesses checked",
                               partial={"checked": done, "rejected": sorted(rejected)}) from None
     else:
-        # fresh interpreters: each worker starts its own solver
-        with make_executor("local", jobs, start_method="spawn") as executor:
+        # clingo and SWI-Prolog run in supervised workers (fresh interpreters, each with its own solver):
+        # the time limit, Ctrl-C and the memory limit stop them at once, whatever they are doing
+        with make_executor("local", min(jobs, len(starts)), start_method="spawn",
+                           memory_limit=memory_limit) as executor:
             run = executor.run(check_unit, [(checker, witnesses[s : s + batch], time_limit) for s in starts],
                                time_limit=time_limit)
             for i, found in run:

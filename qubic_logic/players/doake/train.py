@@ -52,6 +52,7 @@ class TrainingSummary:
     learned: int  # new TEST/SUTEST patterns
     seconds: float
     complete: bool
+    interrupted: bool = False  # stopped by Ctrl-C (not the time limit)
 
     @property
     def games_per_second(self) -> float:
@@ -133,7 +134,7 @@ def train(brain: Brain, against: str, games: int, seed: int = 0, reading: str = 
             if progress:
                 progress(row)
     except KeyboardInterrupt:
-        complete = False
+        return TrainingSummary(played, wins, draws, losses, learned, time.monotonic() - start, False, True)
     return TrainingSummary(played, wins, draws, losses, learned, time.monotonic() - start, complete)
 
 

@@ -1,0 +1,99 @@
+"""Limits that hold from the first second, and workers that die with their command.
+
+A round robin or a book too large to start is refused before any work; ``learn`` stopped by Ctrl-C
+exits 130; SIGKILL of a command leaves none of its workers (local, Dask, the grounding probe), so
+``qubic book build … | tee log`` ends.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import psutil
+import pytest
+
+from qubic_logic.bench.interrupts import QUBIC, qubic
+from qubic_logic.cli import main
+
+
+def test_a_round_robin_too_large_is_refused_before_any_game(capsys):
+    assert main(["match", "--round-robin", "--games", "1000000", "--time-limit", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "expected at most 1,000,000 in all" in err and "--games" in err
+
+
+def test_a_round_robin_stopped_by_its_time_limit_prints_the_table_of_games_played(capsys):
+    assert main(["match", "--round-robin", "random", "greedy", "--games", "100000", "--time-limit", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "stopped early by the time limit" in err
+    played = int(err.split(": ")[1].split(" of ")[0])
+    assert "| **random** |" in out and f"X won" in out and f"of {played} |" in out
+
+
+@pytest.mark.parametrize("stones", ["8", "1000000000"])
+def test_a_book_too_deep_is_refused_before_a_file_is_made(tmp_path, capsys, stones):
+    book = tmp_path / "b.sqlite"
+    assert main(["book", "build", str(book), "--stones", stones, "--budget", "2", "--time-limit", "3"]) == 2
+    assert "expected 0..4" in capsys.readouterr().err and not book.exists()
+
+
+def test_learn_stopped_by_ctrl_c_exits_130_keeping_its_games(tmp_path):
+    brain = tmp_path / "brain.sqlite"
+    run = qubic("learn", str(brain), "--against", "random", "--games", "1000000", interrupt_after=4, timeout=60)
+    assert run.code == 130 and "stopped early" in run.err and "all kept" in run.err
+
+
+def _children_then_sigkill(argv: list[str], workers: int, stdout=subprocess.DEVNULL) -> tuple[subprocess.Popen, list]:
+    """Start ``argv``, wait for ``workers`` processes below it, SIGKILL it; the processes it had."""
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL)
+    root = psutil.Process(proc.pid)
+    children: list = []
+    for _ in range(600):
+        children = root.children(recursive=True)
+        if len(children) >= workers:
+            break
+        time.sleep(0.1)
+    assert len(children) >= workers, "the workers did not start"
+    time.sleep(1.0)  # the workers are at work
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    return proc, children
+
+
+def _left(children: list) -> list:
+    _, alive = psutil.wait_procs(children, timeout=5)
+    return [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_sigkill_of_a_book_build_leaves_no_worker_and_ends_its_pipe(tmp_path):
+    argv = [*QUBIC, "book", "build", str(tmp_path / "b.sqlite"), "--stones", "2", "--budget", "60", "--jobs", "2"]
+    proc, children = _children_then_sigkill(argv, 2, stdout=subprocess.PIPE)
+    assert not _left(children)
+    assert proc.stdout.read() == b""  # end of file: no worker holds the pipe (`| tee log` ends)
+
+
+def test_sigkill_of_a_process_leaves_no_supervised_worker_and_no_grounding_probe(tmp_path):
+    runaway = tmp_path / "r.lp"
+    runaway.write_text("p(0). p(X+1) :- p(X).\n")
+    script = textwrap.dedent(f"""
+        from qubic_logic.engines.asp import check_grounding
+        from qubic_logic.supervisor import Supervisor
+        import time
+        worker = Supervisor()
+        worker.submit(time.sleep, 100)
+        check_grounding([{str(runaway)!r}], 100)
+    """)
+    _, children = _children_then_sigkill([sys.executable, "-c", script], 2)
+    assert not _left(children)
+
+
+@pytest.mark.slow
+def test_sigkill_of_a_command_leaves_no_dask_worker():
+    argv = [*QUBIC, "solve", "empty", "--split", "--move", "0", "--jobs", "2", "--executor", "dask"]
+    _, children = _children_then_sigkill(argv, 3)
+    assert not _left(children)
