@@ -27,7 +27,7 @@ from ..saving import write_atomically
 from .dictionary import read_position
 from .verify import Verification, Witness
 
-_LINE = re.compile(r"([xo0-9]*) (\d+(?:,\d+)*)")
+_LINE = re.compile(r"([xo0-9]*) ([0-9]+(?:,[0-9]+)*)")
 SEPARATOR = "-" * 41
 
 
@@ -71,9 +71,10 @@ def parse_certificate(text: str, source: str = "<text>") -> list[Witness]:
                 "position, a space and comma-separated cells, e.g. 'xxx13ooo 3'"
             )
         position = read_position(m.group(1), f"{source} line {number}")
+        wrong = [c for c in m.group(2).split(",") if len(c) > 2 or int(c) > 63]
+        if wrong:
+            raise DataFormatError(f"{source} line {number}: cell {shown(wrong[0], 12)} is not a cell; expected 0..63")
         cells = tuple(int(c) for c in m.group(2).split(","))
-        if max(cells) > 63:
-            raise DataFormatError(f"{source} line {number}: cell {max(cells)} is not a cell; expected 0..63")
         out.append(Witness(position, cells))
     return out
 
