@@ -53,6 +53,19 @@ def server_process(url: str) -> psutil.Process:
     raise AssertionError(f"no child process listens on port {port}")
 
 
+def job_processes(server: psutil.Process) -> list[psutil.Process]:
+    """The server's verification processes and their workers (not multiprocessing's resource tracker,
+    which lives as long as the server)."""
+    out = []
+    for p in server.children(recursive=True):
+        try:
+            if "resource_tracker" not in " ".join(p.cmdline()):
+                out.append(p)
+        except psutil.Error:
+            continue
+    return out
+
+
 def wait_until(condition, seconds: float, what: str) -> None:
     end = time.monotonic() + seconds
     while not condition():
@@ -125,14 +138,13 @@ def test_a_client_that_leaves_takes_its_verification_and_workers_with_it():
             with httpx.stream("POST", url + "api/verify", json=WHOLE, timeout=60) as r:
                 lines = r.iter_lines()
                 assert next(lines) == "event: progress"
-                wait_until(lambda: len(server.children(recursive=True)) >= 2, 30, "no workers started")
+                wait_until(lambda: len(job_processes(server)) >= 3, 30, "no workers started")
                 for _ in range(40):
                     next(lines)
-            wait_until(lambda: not server.children(recursive=True), 3,
-                       f"processes left after the client went: {server.children(recursive=True)}")
+            wait_until(lambda: not job_processes(server), 3, "processes left after the client went")
             r = httpx.post(url + "api/verify", json=SMALL, timeout=60)
             assert r.status_code == 200 and events(r.text)[-1][1]["verdict"] == "verified"
-            wait_until(lambda: not server.children(recursive=True), 3, "a finished verification left processes")
+            wait_until(lambda: not job_processes(server), 3, "a finished verification left processes")
 
 
 # ------------------------------------------------------------------ idle and slow connections
@@ -142,12 +154,9 @@ def test_a_client_that_leaves_takes_its_verification_and_workers_with_it():
 def test_idle_and_slow_connections_are_closed_and_the_server_keeps_answering():
     with running_server(options=["--request-timeout", "1"], open_files=256) as url:
         host, port = url.split("//")[1].rstrip("/").split(":")
-        idle = []
-        for _ in range(300):  # more than the server has descriptors
-            s = socket.socket()
-            s.settimeout(10)
-            s.connect((host, int(port)))
-            idle.append(s)
+        idle = [socket.create_connection((host, int(port)), timeout=10) for _ in range(300)]  # > its descriptors
+        # each is closed: after its second without a request, or at once (503) past the connection limit
+        assert all(s.recv(12) in (b"", b"HTTP/1.1 503") for s in idle)
         slow = socket.create_connection((host, int(port)), timeout=10)
         slow.sendall(b"GET /api/info HTTP/1.1\r\n")
         for _ in range(8):  # a byte every 0.3 s: never a whole request
@@ -157,13 +166,13 @@ def test_idle_and_slow_connections_are_closed_and_the_server_keeps_answering():
             except OSError:
                 break
         assert slow.recv(100) == b""  # closed by the server
-        r = httpx.get(url + "api/info", timeout=30)
+        r = httpx.get(url + "api/info", timeout=10)
         assert r.status_code == 200
-        assert sum(s.recv(10) == b"" for s in idle[:50]) == 50  # the first idle ones were closed
-        for s in idle:
+        for s in idle + [slow]:
             s.close()
 
 
+@pytest.mark.slow
 def test_a_whole_request_is_not_cut_by_the_request_timeout():
     with running_server(options=["--request-timeout", "1"]) as url:
         with httpx.Client(timeout=30) as c:

@@ -26,6 +26,8 @@ KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open after a respo
 REQUEST_SECONDS = 10.0  # default seconds for a request to arrive whole (--request-timeout)
 MAX_CONNECTIONS = 1000
 RESERVED_FILES = 64  # descriptors kept for the server's own files, workers and pipes
+ACCEPTS = 32  # connections taken at once from the listening socket (its backlog): each pass of the event
+# loop accepts up to this many before any is looked at, so they are kept out of the limit
 
 
 def is_loopback(host: str) -> bool:
@@ -56,8 +58,8 @@ def port(text: str) -> int:
 
 def connection_limit() -> int:
     """Connections (and requests) served at once, from the open-file limit (raised to its hard limit
-    first): beyond it a request is answered 503 at once instead of the server running out of
-    descriptors; every connection also costs a descriptor for the listening socket's accept.
+    first): beyond it a connection is answered 503 at once instead of the server running out of
+    descriptors.
 
     >>> connection_limit() >= 32
     True
@@ -70,7 +72,7 @@ def connection_limit() -> int:
             soft = max(soft, wanted)
         except (ValueError, OSError):
             pass
-    return max(32, min(MAX_CONNECTIONS, soft - RESERVED_FILES))
+    return max(32, min(MAX_CONNECTIONS, soft - RESERVED_FILES - ACCEPTS))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,10 +109,10 @@ def run(args: argparse.Namespace) -> int:
                 job.stop()
             super().handle_exit(sig, frame)
 
+    limit = connection_limit()
     config = uvicorn.Config(app, log_level="warning", access_log=args.access_log, timeout_graceful_shutdown=2,
-                            http=guarded_protocol(args.request_timeout) if args.request_timeout else "h11",
-                            timeout_keep_alive=KEEP_ALIVE,
-                            limit_concurrency=connection_limit())
+                            http=guarded_protocol(args.request_timeout or float("inf"), limit),
+                            timeout_keep_alive=KEEP_ALIVE, limit_concurrency=limit, backlog=ACCEPTS)
     Server(config).run(sockets=[sock])
     return 0
 
