@@ -73,7 +73,8 @@ def parse_certificate(text: str, source: str = "<text>") -> list[Witness]:
         position = read_position(m.group(1), f"{source} line {number}")
         wrong = [c for c in m.group(2).split(",") if len(c) > 2 or int(c) > 63]
         if wrong:
-            raise DataFormatError(f"{source} line {number}: cell {shown(wrong[0], 12)} is not a cell; expected 0..63")
+            cell = wrong[0] if len(wrong[0]) <= 6 else shown(wrong[0], 6)
+            raise DataFormatError(f"{source} line {number}: cell {cell} is not a cell; expected 0..63")
         cells = tuple(int(c) for c in m.group(2).split(","))
         out.append(Witness(position, cells))
     return out

@@ -212,7 +212,9 @@ def _parse_entry(line: str, number: int, source: str) -> Entry:
         )
     position = read_position(m.group(1), where)
     if len(m.group(2)) > 2 or int(m.group(2)) > 63:  # (a 5,000-digit number is not even converted)
-        raise DataFormatError(f"{where}: move {shown(m.group(2), 12)} is not a cell; expected 0..63")
+        digits = m.group(2)
+        raise DataFormatError(f"{where}: move {digits if len(digits) <= 6 else shown(digits, 6)} is not a cell; "
+                              "expected 0..63")
     move = int(m.group(2))
     if position.at(move) != ".":
         raise DataFormatError(f"{where}: move {move} is on an occupied cell; expected an empty cell")
