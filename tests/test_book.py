@@ -318,7 +318,7 @@ def test_ctrl_c_lets_a_running_search_hand_in_its_table(tmp_path):
 def test_foreign_corrupt_and_newer_files_are_refused_with_one_line(small_book, tmp_path):
     text = tmp_path / "notes.sqlite"
     text.write_text("not a database at all, just some text that is long enough to have a header\n" * 20)
-    with pytest.raises(DataFormatError, match="not a readable SQLite database"):
+    with pytest.raises(DataFormatError, match="not a readable opening book"):
         OpeningBook.open(text)
     other = tmp_path / "other.sqlite"
     sqlite3.connect(other).execute("CREATE TABLE t (a)").connection.commit()
@@ -356,7 +356,7 @@ def test_verify_checks_every_strategy_and_catches_a_tampered_one(small_book, tmp
     assert "VERIFIED — 60 of 60 strategies verified" in lines[-1]
     tampered = tmp_path / "t.sqlite"
     tampered.write_bytes(small_book.read_bytes())
-    with OpeningBook.open(tampered) as book:
+    with OpeningBook.open(tampered, write=True) as book:
         root = book.get(ROOT)
         book.settle(BookEntry(root.position, "loss", root.move, 1, how="replies", strategy_text="x\n---\n"))
     result = verify_book(tampered, jobs=1)

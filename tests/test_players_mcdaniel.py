@@ -7,7 +7,8 @@ import random
 import pytest
 
 from qubic_logic.bitboard import threat_cells
-from qubic_logic.core import shortest_forced_win
+from qubic_logic.cli import main
+from qubic_logic.core import shortest_forced_win, threats
 from qubic_logic.errors import QubicError
 from qubic_logic.geometry import PLANES, mask_of
 from qubic_logic.notation import format_cell, parse_mcdaniel
@@ -252,7 +253,7 @@ def test_disk_switch_rejects_other_values():
 
 
 def test_every_stored_game_is_replayed_move_for_move_as_x():
-    """With the disk on, the player as X reproduces each legal Appendix C game, except where an
+    """With the disk on, the player as X reproduces each stored game, except where an
     earlier game asks for another move after the same moves (the first found wins)."""
     games = stored_games()
     first: dict[tuple[int, ...], int] = {}
@@ -267,8 +268,8 @@ def test_every_stored_game_is_replayed_move_for_move_as_x():
         assert same == agrees
         reproduced += same
         conflicting += not agrees
-    assert reproduced + conflicting == len(games) == 1278
-    assert conflicting == 2  # O's 24 listed twice: L1089 and L1092, L1154 and L1157
+    assert reproduced + conflicting == len(games) == 1274
+    assert conflicting == 0  # O's 24 listed twice (L1089 and L1092, L1154 and L1157): the first breaks rule 2
 
 
 def test_stored_force_counts_down():
@@ -293,3 +294,55 @@ def test_genex_plays_appendix_c_26_after_27_17_and_27_32(before):
     assert whiz(*_sides(p)) is None
     move = _choose(before, disk="off")
     assert move.cell + 1 == 26 and move.explanation.startswith("DENEM")
+
+
+def test_the_disk_keeps_only_games_that_win_when_they_can_and_block_threes():
+    """Rules (1)-(2) hold in every stored game; the five dropped games each break one."""
+    from qubic_logic.players.stored_games import appendix_games, respects_rules
+
+    for g in stored_games():
+        p = Position()
+        for i, cell in enumerate(g.moves):
+            if i % 2 == 0:
+                t = threats(p)
+                if t.x:
+                    assert t.x >> cell & 1, (g.line, i)
+                elif t.o:
+                    assert t.o >> cell & 1, (g.line, i)
+            p = p.play(cell)
+    dropped = [g for g in appendix_games() if not respects_rules(g.moves)]
+    assert sorted(g.line for g in dropped) == [1089, 1154, 1263, 1391, 1391]
+    assert len(appendix_games()) - len(stored_games()) == len(dropped)
+
+
+def test_the_l1220_record_reads_52_for_42_and_all_its_games_replay():
+    from qubic_logic.claims.seedtext import appendix_c, record_games
+    from qubic_logic.players.stored_games import OCR_CORRECTIONS, appendix_games
+
+    record = next(r for r in appendix_c() if r.line == 1220)
+    printed = [[abs(c) - 1 for c, _ in game] for game in record_games(record)]
+    assert len(printed) == 38 and sum(41 in g[::2] for g in printed) == 38  # X's 42 as printed
+    assert sum(g[7] == 41 for g in printed) == 1  # ... and O's 42 among the alternatives
+    kept = [g for g in appendix_games() if g.line == 1220]
+    assert len(kept) == 38 and all(51 in g.moves[::2] and 41 not in g.moves[::2] for g in kept)
+    assert OCR_CORRECTIONS == {(1222, 42): 52}
+
+
+def test_reply_blocks_o_three_where_a_dropped_record_ignored_it(capsys):
+    """1-2,22-4,27-6,26-24,43-64: O threatens 44 (4-24-44-64); L1089's record played 9."""
+    assert main(["reply", "mcdaniel", "1-2,22-4,27-6,26-24,43-64", "--notation", "number"]) == 0
+    assert capsys.readouterr().out.strip() == "mcdaniel (X) plays 44: blocks a three in a row at 44"
+
+
+def test_mcdaniel_with_its_disk_is_verified_from_the_position_it_used_to_lose():
+    from qubic_logic.notation import root_of
+    from qubic_logic.strategy.judge import judge
+    from qubic_logic.strategy.sources import load_strategy
+
+    position, moves = root_of("1-2,22-4,27-6,26-24")
+    strategy = load_strategy("player:mcdaniel")
+    try:
+        verdict = judge(strategy, position, root_moves=moves, side="x", pure=True)
+    finally:
+        strategy.close()
+    assert verdict.verdict == "verified"

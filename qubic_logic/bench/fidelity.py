@@ -24,7 +24,7 @@ from ..claims.seedtext import appendix_iii_reasons, sample_game
 from ..core import threats
 from ..notation import parse_cell, parse_mcdaniel
 from ..players import get_player
-from ..players.stored_games import stored_games
+from ..players.stored_games import appendix_games, stored_games
 from ..players.whiz import Whiz
 from ..position import Game, Position
 from ..search import linemax, treemax
@@ -58,7 +58,7 @@ def _appendix_c_decisions(spec_options: dict) -> tuple[dict[tuple[int, ...], tup
     recorded one: (recorded, played); and the number of games reproduced."""
     decisions: dict[tuple[int, ...], tuple[int, int]] = {}
     whole = 0
-    for g in stored_games():
+    for g in appendix_games():
         player = get_player("mcdaniel", **spec_options)
         same = True
         for i in range(4, len(g.moves), 2):
@@ -84,17 +84,23 @@ def _why_whiz_differs(history: tuple[int, ...], recorded: int, played: int) -> s
     return "the record plays a quiet move where WHIZ has a solution"
 
 
+def _why_disk_differs(line: tuple[int, ...], kept: set[tuple[int, ...]]) -> str:
+    if line not in kept:
+        return "only in games the disk leaves out (they pass a win or O's three in a row, rules 1-2)"
+    return "two stored games ask different moves after the same moves; the first is played"
+
+
 def appendix_c(disk: bool) -> Fidelity:
     """Appendix C's X decisions and games, with the disk on or WHIZ alone."""
     decisions, whole = _appendix_c_decisions({"disk": "on" if disk else "off"})
     reasons: Counter[str] = Counter()
+    kept = {g.moves[:i] for g in stored_games() for i in range(1, len(g.moves) + 1)}
     for line, (recorded, played) in decisions.items():
         if recorded != played:
-            reasons[_why_whiz_differs(line[:-1], recorded, played) if not disk
-                    else "two stored games ask different moves after the same moves; the first is played"] += 1
+            reasons[_why_whiz_differs(line[:-1], recorded, played) if not disk else _why_disk_differs(line, kept)] += 1
     same = sum(r == p for r, p in decisions.values())
     name = "McDaniel App. C, " + ("player as X (003 L1069-1395)" if disk else "WHIZ alone (disk=off)")
-    return Fidelity(name, (same, len(decisions)), (whole, len(stored_games())),
+    return Fidelity(name, (same, len(decisions)), (whole, len(appendix_games())),
                     [f"{n} decisions: {why}" for why, n in reasons.most_common()])
 
 
@@ -105,7 +111,7 @@ def fresh_starts() -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     others, L625: those reuses are not WHIZ's choice). ``(moves so far, stored line)``.
     """
     out, seen, asked = [], set(), set()
-    for g in stored_games():
+    for g in appendix_games():
         m = g.moves
         for i in range(4, len(m), 2):
             if m[:i] in asked:

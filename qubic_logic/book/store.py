@@ -21,6 +21,7 @@ of the query.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -31,12 +32,14 @@ from typing import Iterable, Iterator, NamedTuple
 
 from ..core import core_module
 from ..errors import DataFormatError, QubicError
-from ..notation import format_patashnik
+from ..notation import format_patashnik, parse_patashnik, shown
 from ..position import Position
+from ..sqlitefile import damaged, guarded, open_database
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from ..strategy.dictionary import StrategyDictionary
 
 APPLICATION_ID = 0x5142_4F4B  # 'QBOK'
+MADE_BY = "`qubic book build`"
 SCHEMA_VERSION = 2
 VALUES = ("win", "loss", "no win", "open")
 SETTLED = ("win", "loss", "no win")
@@ -182,6 +185,8 @@ class Answer:
 class OpeningBook:
     """An opening book file; open with :meth:`open` (a context manager closes it)."""
 
+    WHAT, MADE_BY = "opening book", MADE_BY
+
     def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
         self.path = path
         self.db = connection
@@ -189,45 +194,44 @@ class OpeningBook:
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, path: str | os.PathLike, *, create: bool = False, check: bool = False) -> "OpeningBook":
-        """Open the book at ``path`` (``create``: make a new one if absent; ``check``: also scan every page)."""
+    def open(cls, path: str | os.PathLike, *, create: bool = False, write: bool = False,
+             check: bool = False) -> "OpeningBook":
+        """Open the book at ``path``: read-only, or as its one writer with ``write``, or with ``create``
+        (a new book is made if the file is absent or empty); ``check``: also scan every page first.
+
+        The file is checked read-only (application id, schema version, tables and columns, with
+        ``check`` SQLite's quick_check) before anything is changed; a second writer is refused.
+        """
         path = Path(path)
-        if not path.exists() and not create:
-            raise QubicError(f"no opening book at {path}; expected a file made by `qubic book build`")
-        if path.is_dir():
-            raise QubicError(f"{path} is a folder; expected an opening book file")
+        scans = [check]
+
+        def valid(db: sqlite3.Connection) -> bool:
+            return _check_book(path, db, scans.pop() if scans else False)
+
+        writer = create or write
+        db, new = open_database(path, valid, what="opening book", made_by=MADE_BY, create=create, write=writer)
+        version = None if new else db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 1 and not writer:  # upgrading needs the writer's connection
+            db.close()
+            db, _ = open_database(path, valid, what="opening book", made_by=MADE_BY, write=True)
         try:
-            db = sqlite3.connect(path, timeout=30)
-            app, version = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
-            tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if app == 0 and tables == 0 and create:
-                with db:
-                    db.executescript(SCHEMA + f"PRAGMA application_id = {APPLICATION_ID};"
-                                     f"PRAGMA user_version = {SCHEMA_VERSION};")
-                app, version = APPLICATION_ID, SCHEMA_VERSION
-            if app == APPLICATION_ID and version == 1:
-                with db:  # version 1 had no saved search tables, nor the numbers of open searches
-                    db.executescript(TABLES + "ALTER TABLE solves ADD COLUMN proof_number INTEGER;"
-                                     "ALTER TABLE solves ADD COLUMN disproof_number INTEGER;"
-                                     f"PRAGMA user_version = {SCHEMA_VERSION};")
-                version = SCHEMA_VERSION
-            if check and db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise DataFormatError(f"{path}: the database is damaged (SQLite quick_check failed); "
-                                      "rebuild it with `qubic book build`")
-        except sqlite3.DatabaseError as exc:
-            raise DataFormatError(f"{path}: not a readable SQLite database ({exc}); expected an opening "
-                                  "book made by `qubic book build`") from None
-        if app != APPLICATION_ID:
+            with damaged(path, "opening book", MADE_BY):
+                if new:
+                    with db:
+                        db.executescript(SCHEMA + f"PRAGMA application_id = {APPLICATION_ID};"
+                                         f"PRAGMA user_version = {SCHEMA_VERSION};")
+                elif version == 1:
+                    with db:  # version 1 had no saved search tables, nor the numbers of open searches
+                        db.executescript(TABLES + "ALTER TABLE solves ADD COLUMN proof_number INTEGER;"
+                                         "ALTER TABLE solves ADD COLUMN disproof_number INTEGER;"
+                                         f"PRAGMA user_version = {SCHEMA_VERSION};")
+                if writer or version == 1:
+                    # WAL: a commit survives a killed process without an fsync per settled position
+                    db.execute("PRAGMA journal_mode = WAL")
+                    db.execute("PRAGMA synchronous = NORMAL")
+        except BaseException:
             db.close()
-            raise DataFormatError(f"{path} is not a qubic-logic opening book (another SQLite database); "
-                                  "expected a file made by `qubic book build`")
-        if version != SCHEMA_VERSION:
-            db.close()
-            raise DataFormatError(f"{path}: opening book schema version {version}; this qubic-logic reads "
-                                  f"version {SCHEMA_VERSION}")
-        # WAL: a commit survives a killed process without an fsync per settled position
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
+            raise
         return cls(path, db)
 
     def close(self) -> None:
@@ -241,29 +245,32 @@ class OpeningBook:
 
     # ------------------------------------------------------------------ meta
 
+    @guarded
     def meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
+    @guarded
     def set_meta(self, **values: object) -> None:
         with self.db:
             self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()])
 
     @property
+    @guarded
     def stones(self) -> int | None:
         """The ``--stones`` the book was last built to."""
-        found = self.meta("stones")
+        found = self.meta("stones")  # (digits: checked on opening)
         return None if found is None else int(found)
 
     @property
+    @guarded
     def root(self) -> Position:
         """The position the book starts from (the empty board unless built with ``--root``)."""
-        from ..notation import parse_patashnik
-
         return parse_patashnik(self.meta("root") or "")
 
     # ------------------------------------------------------------------ writing
 
+    @guarded
     def add_positions(self, positions: Iterable[Position]) -> int:
         """Record positions as ``open`` unless present (one transaction); returns how many were new."""
         rows = []
@@ -276,6 +283,7 @@ class OpeningBook:
                                 "VALUES (?, ?, ?, ?, 'open')", rows)
             return self.db.total_changes - before
 
+    @guarded
     def settle(self, entry: BookEntry, solve: SearchLog | None = None, table: bytes | None = None) -> None:
         """Store ``entry`` (any orientation) in one transaction, with the search that gave it in the log.
 
@@ -301,33 +309,39 @@ class OpeningBook:
             else:
                 self.db.execute("DELETE FROM tables WHERE x = ? AND o = ?", (_signed(x), _signed(o)))
 
+    @guarded
     def start_build(self, stones: int, budget: float | None, executor: str, jobs: int) -> int:
         """Log a build; returns its id for :meth:`settle` and :meth:`finish_build`."""
         with self.db:
             return self.db.execute("INSERT INTO builds (started_at, stones, budget, executor, jobs) "
                                    "VALUES (?, ?, ?, ?, ?)", (_now(), stones, budget, executor, jobs)).lastrowid
 
+    @guarded
     def finish_build(self, build: int, stopped: str | None) -> None:
         with self.db:
             self.db.execute("UPDATE builds SET stopped = ? WHERE id = ?", (stopped or "complete", build))
 
     # ------------------------------------------------------------------ reading
 
+    @guarded
     def get(self, position: Position) -> BookEntry | None:
         """The stored entry of ``position``'s class (canonical frame), or None."""
         x, o, _ = canonical_key(position)
         return self._get(x, o)
 
+    @guarded
     def _get(self, x: int, o: int) -> BookEntry | None:
         row = self.db.execute("SELECT * FROM positions WHERE x = ? AND o = ?", (_signed(x), _signed(o))).fetchone()
         return None if row is None else _entry(row)
 
+    @guarded
     def saved_table(self, position: Position) -> bytes | None:
         """The saved search table of ``position``'s class (open, searched before), or None."""
         x, o, _ = canonical_key(position)
         row = self.db.execute("SELECT blob FROM tables WHERE x = ? AND o = ?", (_signed(x), _signed(o))).fetchone()
         return None if row is None else row[0]
 
+    @guarded
     def searches(self, position: Position) -> list[SearchLog]:
         """The logged searches of ``position``'s class, oldest first."""
         x, o, _ = canonical_key(position)
@@ -335,16 +349,19 @@ class OpeningBook:
                                "WHERE x = ? AND o = ? ORDER BY id", (_signed(x), _signed(o)))
         return [SearchLog(*row) for row in rows]
 
+    @guarded
     def saved_tables(self) -> tuple[int, int]:
         """How many saved search tables the book holds, and their bytes."""
         return self.db.execute("SELECT count(*), coalesce(sum(length(blob)), 0) FROM tables").fetchone()
 
+    @guarded
     def value(self, key: tuple[int, int]) -> str | None:
         """The value stored for the canonical masks ``key``, or None (a quick check without the entry)."""
         row = self.db.execute("SELECT value FROM positions WHERE x = ? AND o = ?",
                               (_signed(key[0]), _signed(key[1]))).fetchone()
         return None if row is None else row[0]
 
+    @guarded
     def lookup(self, position: Position) -> Answer | None:
         """The entry of ``position`` with its best move in ``position``'s own orientation, or None."""
         x, o, t = canonical_key(position)
@@ -354,6 +371,7 @@ class OpeningBook:
         move = None if entry.move is None else TRANSFORMS[INVERSES[t]][entry.move]
         return Answer(position, entry, move)
 
+    @guarded
     def entries(self, value: str | None = None, stones: int | None = None) -> Iterator[BookEntry]:
         """Every stored entry (optionally of one value and stone count), fewest stones first."""
         sql, args = "SELECT * FROM positions WHERE 1", []
@@ -364,19 +382,81 @@ class OpeningBook:
         for row in self.db.execute(sql + " ORDER BY stones, x, o", args).fetchall():
             yield _entry(row)
 
+    @guarded
     def counts(self) -> dict[tuple[int, str], int]:
         """Entries by ``(stones, value)``."""
         rows = self.db.execute("SELECT stones, value, count(*) FROM positions GROUP BY stones, value")
         return {(s, v): n for s, v, n in rows}
 
+    @guarded
     def solves(self, build: int | None = None) -> int:
         """How many searches were run (by one build, or ever)."""
         if build is None:
             return self.db.execute("SELECT count(*) FROM solves").fetchone()[0]
         return self.db.execute("SELECT count(*) FROM solves WHERE build = ?", (build,)).fetchone()[0]
 
+    @guarded
     def __len__(self) -> int:
         return self.db.execute("SELECT count(*) FROM positions").fetchone()[0]
+
+
+def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
+    names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return {name: {r[1] for r in db.execute(f'PRAGMA table_info("{name}")')} for name in names}
+
+
+def _expected(version: int) -> dict[str, set[str]]:
+    """The tables and columns a book of schema ``version`` (1 or the current one) has."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(SCHEMA)
+        tables = _columns(db)
+    if version == 1:
+        del tables["tables"]
+        tables["solves"] -= {"proof_number", "disproof_number"}
+    return tables
+
+
+def _readable_root(text: str) -> bool:
+    try:
+        parse_patashnik(text)
+        return True
+    except QubicError:
+        return False
+
+
+def _check_book(path: Path, db: sqlite3.Connection, scan: bool) -> bool:
+    """Is the database at ``path`` a new one (no tables)? Raises for anything but a book it can read."""
+    app, version = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("application_id", "user_version"))
+    found = _columns(db)
+    if app == 0 and not found:
+        return True
+    if app != APPLICATION_ID:
+        raise DataFormatError(f"{path} is not a qubic-logic opening book (another SQLite database); "
+                              f"expected a file made by {MADE_BY}")
+    if version not in (1, SCHEMA_VERSION):
+        raise DataFormatError(f"{path}: opening book schema version {version}; this qubic-logic reads "
+                              f"version {SCHEMA_VERSION}")
+    for table, columns in _expected(version).items():
+        missing = columns - found.get(table, set())
+        if missing:
+            what = f"no table {table!r}" if table not in found else f"table {table!r} lacks {', '.join(sorted(missing))}"
+            raise DataFormatError(f"{path}: a damaged opening book ({what}); rebuild it with {MADE_BY}")
+    meta = dict(db.execute("SELECT key, value FROM meta"))
+    stones, root = meta.get("stones", "0"), meta.get("root", "")
+    if not (stones.isascii() and stones.isdigit()) or not _readable_root(root):
+        raise DataFormatError(f"{path}: a damaged opening book (its meta table holds root {shown(root, 20)}, "
+                              f"stones {shown(stones, 20)}); rebuild it with {MADE_BY}")
+    if scan and db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+        raise DataFormatError(f"{path}: the database is damaged (SQLite quick_check failed); "
+                              f"rebuild it with {MADE_BY}")
+    if scan:  # what quick_check passes: text that is not UTF-8, values outside the schema, broken strategies
+        for value, to_move, _how, blob in db.execute("SELECT value, to_move, how, strategy FROM positions"):
+            if value not in VALUES or to_move not in ("x", "o"):
+                raise DataFormatError(f"{path}: a damaged opening book (a position's value {shown(value, 20)}); "
+                                      f"rebuild it with {MADE_BY}")
+            if blob is not None:
+                zlib.decompress(blob).decode("ascii")
+    return False
 
 
 def _entry(row: tuple) -> BookEntry:

@@ -2,23 +2,33 @@
 
 Binds to 127.0.0.1 unless ``--host`` says otherwise (then it warns: the
 server has no accounts and runs engines for whoever asks). ``--port 0``
-takes a free port; the first line printed is the address.
+takes a free port; the first line printed is the address. A connection must
+bring each request whole within ``--request-timeout`` seconds (idle and slow
+clients are closed), an idle kept-alive one is closed after 5 s, and past the
+connection limit (from the open-file limit) a request is answered 503 at once.
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import resource
 import socket
 import sys
 import threading
 import webbrowser
 
 from ..errors import QubicError
-from ._common import non_negative_int, positive_int
+from ._common import non_negative_int, positive_int, seconds
 from ._terminal import plain, say
 
 LOOPBACK = "127.0.0.1"
+KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open after a response
+REQUEST_SECONDS = 10.0  # default seconds for a request to arrive whole (--request-timeout)
+MAX_CONNECTIONS = 1000
+RESERVED_FILES = 64  # descriptors kept for the server's own files, workers and pipes
+ACCEPTS = 32  # connections taken at once from the listening socket (its backlog): each pass of the event
+# loop accepts up to this many before any is looked at, so they are kept out of the limit
 
 
 def is_loopback(host: str) -> bool:
@@ -47,10 +57,30 @@ def port(text: str) -> int:
     return value
 
 
+def connection_limit() -> int:
+    """Connections (and requests) served at once, from the open-file limit (raised to its hard limit
+    first): beyond it a connection is answered 503 at once instead of the server running out of
+    descriptors.
+
+    >>> connection_limit() >= 32
+    True
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        wanted = 65536 if hard == resource.RLIM_INFINITY else hard
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+            soft = max(soft, wanted)
+        except (ValueError, OSError):
+            pass
+    return max(32, min(MAX_CONNECTIONS, soft - RESERVED_FILES - ACCEPTS))
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import create_app
+    from ..server.connections import guarded_protocol
 
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     # IPPROTO_TCP named, not 0: asyncio sets TCP_NODELAY only on sockets that say they are TCP, and
@@ -80,7 +110,10 @@ def run(args: argparse.Namespace) -> int:
                 job.stop()
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, log_level="warning", access_log=args.access_log, timeout_graceful_shutdown=2)
+    limit = connection_limit()
+    config = uvicorn.Config(app, log_level="warning", access_log=args.access_log, timeout_graceful_shutdown=2,
+                            http=guarded_protocol(args.request_timeout or float("inf"), limit),
+                            timeout_keep_alive=KEEP_ALIVE, limit_concurrency=limit, backlog=ACCEPTS)
     Server(config).run(sockets=[sock])
     return 0
 
@@ -95,4 +128,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--workers", type=positive_int, default=4,
                         help="engine calls run at once; more wait their turn (default 4)")
     parser.add_argument("--access-log", action="store_true", help="print one line per request")
+    parser.add_argument("--request-timeout", type=seconds, default=REQUEST_SECONDS, metavar="SEC",
+                        help="close a connection whose next request has not arrived whole within SEC seconds "
+                             f"(idle and slow clients; default {REQUEST_SECONDS:g})")
     parser.set_defaults(func=run)

@@ -8,14 +8,16 @@ engine call past the time limit ``408``; a verification while another runs
 
 from __future__ import annotations
 
-import asyncio
 import json
+import threading
 import time
 from typing import Annotated, Any, Literal
 
+import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from .. import CORE_NAME, __version__
 from ..cli.play import hint, read_move
@@ -332,8 +334,22 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
     if sum(x is not None for x in (req.dictionary, req.text, req.strategy)) != 1:
         raise InputError("dictionary", "give one of: the name of a shipped dictionary, a dictionary's text, "
                                        "or a strategy")
-    path = None if req.dictionary is None else str(dictionary_path(req.dictionary))
-    source = None if req.strategy is None else strategy_source(req.strategy)
+    lock: threading.Lock = request.app.state.verifying
+    if not lock.acquire(blocking=False):  # taken at once, before any parsing: a second request is refused
+        raise Busy("a verification is already running; wait for it to finish")
+    try:
+        path = None if req.dictionary is None else str(dictionary_path(req.dictionary))
+        source = None if req.strategy is None else strategy_source(req.strategy)
+        await run_in_threadpool(_check_root, req, source)  # a pasted dictionary is parsed off the event loop
+        job = VerificationJob(req.text, path, req.root, source)
+    except BaseException:
+        lock.release()
+        raise
+    return VerificationStream(job, request, lock)
+
+
+def _check_root(req: VerifyRequest, source: str | None) -> None:
+    """Refuse a request whose dictionary text or root cannot be read, or whose root is over."""
     d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary") if req.text is not None else None
     if req.root:
         root = read("root", root_of, req.root)[0] if source else read("root", parse_position, req.root)
@@ -341,18 +357,27 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
         root = read("text", lambda: d.root) if d else None
     if root is not None and root.is_over:
         raise InputError("root", "the root position is already over; expected a live position")
-    lock: asyncio.Lock = request.app.state.verifying
-    if lock.locked():
-        raise Busy("a verification is already running; wait for it to finish")
-    job = VerificationJob(req.text, path, req.root, source)
 
-    async def events():
-        async with lock:
-            request.app.state.jobs.add(job)
-            try:
-                async for kind, data in job.run(request.is_disconnected):
-                    yield _event(kind, data)
-            finally:
-                request.app.state.jobs.discard(job)
 
-    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+class VerificationStream(StreamingResponse):
+    """The events of one verification; however the response ends (finished, client gone, server
+    stopping), its job is stopped and the server's one-verification lock released."""
+
+    def __init__(self, job: VerificationJob, request: Request, lock: threading.Lock) -> None:
+        self.job, self.lock, self.jobs = job, lock, request.app.state.jobs
+        self.jobs.add(job)
+
+        async def events():
+            async for kind, data in job.run(request.is_disconnected):
+                yield _event(kind, data)
+
+        super().__init__(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await run_in_threadpool(self.job.stop)
+            self.jobs.discard(self.job)
+            self.lock.release()

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import threading
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -96,7 +96,7 @@ def create_app(workers: int = 4) -> FastAPI:
                   "force graphs, players, puzzles and strategy verification. Positions, moves, player names "
                   "and dictionary text only; errors are JSON objects {error, field}.")
     app.state.runner = Runner(workers)
-    app.state.verifying = asyncio.Lock()
+    app.state.verifying = threading.Lock()  # one verification at a time: a second is refused (429)
     app.state.jobs = set()
     app.include_router(router)
 

@@ -9,22 +9,30 @@
 from __future__ import annotations
 
 import re
+import resource
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from ..errors import QubicError
 
 
 @contextmanager
-def running_server(workers: int = 4, timeout: float = 30.0) -> Iterator[str]:
-    """Run ``qubic serve --port 0`` until the block ends; yields its address (``http://127.0.0.1:P/``)."""
+def running_server(workers: int = 4, timeout: float = 30.0, options: Sequence[str] = (),
+                   open_files: int | None = None) -> Iterator[str]:
+    """Run ``qubic serve --port 0`` (with more ``options``; ``open_files``: its descriptor limit, as
+    ``ulimit -n``) until the block ends; yields its address (``http://127.0.0.1:P/``)."""
     import httpx
 
-    command = [sys.executable, "-m", "qubic_logic.cli", "serve", "--port", "0", "--workers", str(workers)]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    command = [sys.executable, "-m", "qubic_logic.cli", "serve", "--port", "0", "--workers", str(workers), *options]
+
+    def limit() -> None:
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limit)
     try:
         found = re.search(r"http://\S+/", proc.stdout.readline())
         if not found:

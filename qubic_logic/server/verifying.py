@@ -7,8 +7,9 @@ processes) for many seconds; a thread could not be stopped when the client
 goes away or the server shuts down. A :class:`VerificationJob` runs it in a
 child process (its own process group, workers included) that reports
 ``progress`` and then ``result`` (or ``error``) events on a queue, and
-:meth:`VerificationJob.stop` ends it (SIGTERM: it stops its workers as on
-Ctrl-C; the whole group is killed if it does not end within :data:`GRACE` seconds).
+:meth:`VerificationJob.stop` ends it: SIGTERM to its whole process group (the
+child stops as on Ctrl-C), then after :data:`GRACE` seconds SIGKILL to whatever
+of the group is left, workers included, so a stopped job is gone within a second.
 
 (A child process takes a second or two to start: the tests run it, not this page.)
 """
@@ -20,8 +21,11 @@ import multiprocessing
 import os
 import queue as queues
 import signal
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
+
+import anyio
 
 from ..errors import QubicError
 from ..notation import parse_position, root_of
@@ -33,7 +37,8 @@ from ..strategy.verify import verify
 from .boards import board
 
 SECONDS = 300.0
-GRACE = 2.0  # seconds a stopped child has to stop its workers (native code does not see signals)
+GRACE = 0.5  # seconds a stopped child has to end before its group is killed (native code does not see signals)
+POLL = 0.2  # seconds between checks that the client is still there
 FAILURES_SHOWN = 24
 
 
@@ -95,16 +100,18 @@ class VerificationJob:
         context = multiprocessing.get_context("spawn")  # the server has threads: do not fork it
         self.events = context.Queue()
         self.process = context.Process(target=_run, args=(text, path, source, root, self.events))
+        self._stopping = threading.Lock()
+        self._stopped = False
 
     def _next(self) -> tuple[str, Any] | None:
         try:
-            return self.events.get(timeout=0.5)
+            return self.events.get(timeout=POLL)
         except queues.Empty:
             return None
 
     async def run(self, gone: Callable[[], Awaitable[bool]] | None = None) -> AsyncIterator[tuple[str, Any]]:
         """Start the child and yield its events until it ends, or until ``gone()`` says the client
-        left (asked twice a second); the child is stopped on exit."""
+        left (asked every :data:`POLL` seconds); the child is stopped on exit."""
         self.process.start()
         try:
             while not (gone and await gone()):
@@ -119,22 +126,34 @@ class VerificationJob:
                 if item is not None:
                     yield item
         finally:
-            await asyncio.to_thread(self.stop)
+            with anyio.CancelScope(shield=True):  # a cancelled response still stops its job
+                await anyio.to_thread.run_sync(self.stop)
 
     async def collect(self) -> list[tuple[str, Any]]:
         """Every event of a run, in a list."""
         return [event async for event in self.run()]
 
     def stop(self) -> None:
-        """End the child (it stops its workers), or after :data:`GRACE` seconds its whole process group."""
-        if self.process.pid is None:
-            return
-        if self.process.is_alive():
-            self.process.terminate()
+        """End the child and its workers: SIGTERM to its process group, then after :data:`GRACE`
+        seconds SIGKILL to what is left of it (once; later calls return at once)."""
+        with self._stopping:
+            if self.process.pid is None or self._stopped:
+                return
+            self._stopped = True
+            group = self.process.pid  # the child's group is its own pid (os.setpgrp in _run)
+            if not _signal_group(group, signal.SIGTERM):
+                self.process.terminate()  # not in its own group yet: it has no workers either
             self.process.join(GRACE)
-        if self.process.is_alive():
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        self.process.join(5)
+            _signal_group(group, signal.SIGKILL)  # workers outlive a child that ended: end them too
+            if self.process.is_alive():
+                self.process.kill()
+            self.process.join(5)
+
+
+def _signal_group(group: int, sig: int) -> bool:
+    """Send ``sig`` to process group ``group``; False if there is no such group."""
+    try:
+        os.killpg(group, sig)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False

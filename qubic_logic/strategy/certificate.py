@@ -27,7 +27,7 @@ from ..saving import write_atomically
 from .dictionary import read_position
 from .verify import Verification, Witness
 
-_LINE = re.compile(r"([xo0-9]*) (\d{1,3}(?:,\d{1,3})*)")
+_LINE = re.compile(r"([xo0-9]*) ([0-9]+(?:,[0-9]+)*)")
 SEPARATOR = "-" * 41
 
 
@@ -71,9 +71,11 @@ def parse_certificate(text: str, source: str = "<text>") -> list[Witness]:
                 "position, a space and comma-separated cells, e.g. 'xxx13ooo 3'"
             )
         position = read_position(m.group(1), f"{source} line {number}")
+        wrong = [c for c in m.group(2).split(",") if len(c) > 2 or int(c) > 63]
+        if wrong:
+            cell = wrong[0] if len(wrong[0]) <= 6 else shown(wrong[0], 6)
+            raise DataFormatError(f"{source} line {number}: cell {cell} is not a cell; expected 0..63")
         cells = tuple(int(c) for c in m.group(2).split(","))
-        if max(cells) > 63:
-            raise DataFormatError(f"{source} line {number}: cell {max(cells)} is not a cell; expected 0..63")
         if len(cells) > 64 - position.count:
             raise DataFormatError(f"{source} line {number}: a witness of {len(cells):,} moves; expected at most "
                                   f"the {64 - position.count} empty cells")

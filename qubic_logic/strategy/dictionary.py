@@ -34,7 +34,7 @@ from ..position import Position
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 
 _SEPARATOR = re.compile(r"-{3,}")
-_ENTRY = re.compile(r"([xo0-9]*) (\d+)")
+_ENTRY = re.compile(r"([xo0-9]*) ([0-9]+)")
 PATASHNIK_FILE = "patashnik-qubic.dictionary"
 
 
@@ -211,9 +211,11 @@ def _parse_entry(line: str, number: int, source: str) -> Entry:
             "move 0..63, e.g. 'xo1x8x8o41o 41'"
         )
     position = read_position(m.group(1), where)
+    if len(m.group(2)) > 2 or int(m.group(2)) > 63:  # (a 5,000-digit number is not even converted)
+        digits = m.group(2)
+        raise DataFormatError(f"{where}: move {digits if len(digits) <= 6 else shown(digits, 6)} is not a cell; "
+                              "expected 0..63")
     move = int(m.group(2))
-    if move > 63:
-        raise DataFormatError(f"{where}: move {move} is not a cell; expected 0..63")
     if position.at(move) != ".":
         raise DataFormatError(f"{where}: move {move} is on an occupied cell; expected an empty cell")
     if position.is_over:

@@ -72,7 +72,7 @@ class DoakePlayer:
             check_writable(brain)
         tables = Tables()
         if brain is not None and (not self.learn or os.path.exists(brain)):
-            store = Brain(str(brain), read_only=True)
+            store = Brain(str(brain))
             try:
                 tables = store.tables()
             finally:
@@ -91,7 +91,7 @@ class DoakePlayer:
         """
         if not self.learn:
             return None
-        store = Brain(str(self.brain), create=True)
+        store = Brain(str(self.brain), create=True, wait=30.0)  # another game may be writing its lesson
         try:
             tables = store.tables()
             number = store.game_count() + 1

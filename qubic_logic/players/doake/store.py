@@ -8,7 +8,8 @@ taught, how many patterns were known after it) and ``evaluations`` (series
 against fixed opponents, with the number of training games behind them).
 A game and what it taught are written in one transaction, so a crash or a
 SIGKILL leaves the last complete game and never half a pattern. A file
-that is not SQLite, or SQLite without this schema, is refused.
+that is not SQLite, or SQLite without this schema, is refused untouched (it is
+checked read-only first), and so is a second process writing the same brain.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), 'b.sqlite')
@@ -19,14 +20,18 @@ that is not SQLite, or SQLite without this schema, is refused.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ...errors import DataFormatError, QubicError
+from ...notation import shown
 from ...position import Position
+from ...sqlitefile import damaged, guarded, open_database
 from .tables import RULE_BOOK, Entry, Tables
 
 FORMAT = "qubic-logic doake brain"
@@ -47,6 +52,15 @@ CREATE TABLE evaluations (
     id INTEGER PRIMARY KEY, after_games INTEGER NOT NULL, opponent TEXT NOT NULL, games INTEGER NOT NULL,
     wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL, seed INTEGER);
 """
+
+
+@lru_cache(maxsize=1)
+def _columns() -> dict[str, set[str]]:
+    """The tables of a brain and their columns."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {n: {r[1] for r in db.execute(f"PRAGMA table_info({n})")} for n in names}
 
 
 @dataclass(frozen=True)
@@ -86,61 +100,97 @@ class Evaluation:
 
 
 class Brain:
-    """A brain file; ``create`` makes a new one when the path does not exist."""
+    """A brain file, read-only unless ``create`` (a missing or empty file becomes a new brain) or
+    ``write``; a writer is the file's only one (another is refused, or waited for ``wait`` seconds).
+    The file is checked read-only before anything is changed."""
 
-    def __init__(self, path: str | os.PathLike, create: bool = False, read_only: bool = False) -> None:
+    WHAT, MADE_BY = "Doake brain", "qubic learn"
+
+    def __init__(self, path: str | os.PathLike, create: bool = False, write: bool = False, wait: float = 0.0) -> None:
         self.path = Path(path)
-        exists = self.path.exists()
-        if not exists and not create:
+        if not self.path.exists() and not create:
             raise QubicError(f"no brain at {self.path}; expected a file made by `qubic learn {self.path} "
                              "--against NAME --games N`")
-        try:
-            if read_only:
-                self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-            else:
-                self.conn = sqlite3.connect(self.path)
-                # WAL, synchronous NORMAL: a commit survives a killed process (not a power cut)
-                self.conn.execute("PRAGMA journal_mode=WAL")
-                self.conn.execute("PRAGMA synchronous=NORMAL")
-            if exists:
-                self._check()
-            else:
-                with self.conn:
-                    self.conn.executescript(_SCHEMA)
-                    self.conn.executemany("INSERT INTO meta VALUES (?, ?)",
-                                          [("format", FORMAT), ("schema_version", str(SCHEMA_VERSION))])
-        except sqlite3.DatabaseError as exc:
-            raise DataFormatError(f"{self.path} is not a Doake brain ({exc}); expected an SQLite file "
-                                  "made by qubic learn") from None
+        scans = [create or write]  # a writer first reads the whole file: it changes nothing it cannot read
 
-    def _check(self) -> None:
-        names = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        def valid(db: sqlite3.Connection) -> bool:
+            return self._check(db, scans.pop() if scans else False)
+
+        self.conn, new = open_database(self.path, valid, what=self.WHAT, made_by=self.MADE_BY,
+                                       create=create, write=write, wait=wait)
+        if create or write:
+            try:
+                with damaged(self.path, self.WHAT, self.MADE_BY):
+                    if new:
+                        with self.conn:
+                            self.conn.executescript(_SCHEMA)
+                            self.conn.executemany("INSERT INTO meta VALUES (?, ?)",
+                                                  [("format", FORMAT), ("schema_version", str(SCHEMA_VERSION))])
+                    # WAL, synchronous NORMAL: a commit survives a killed process (not a power cut)
+                    self.conn.execute("PRAGMA journal_mode=WAL")
+                    self.conn.execute("PRAGMA synchronous=NORMAL")
+            except BaseException:
+                self.conn.close()
+                raise
+
+    def _check(self, db: sqlite3.Connection, scan: bool) -> bool:
+        """Is ``db`` new (no tables)? Raises for anything but a brain of this schema (``scan``: also
+        for a damaged page or a row that cannot be read)."""
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not names:
+            return True
         if "meta" not in names:
             raise DataFormatError(f"{self.path} is an SQLite file but not a Doake brain (no meta table); "
                                   "expected a file made by qubic learn")
-        meta = dict(self.conn.execute("SELECT key, value FROM meta"))
+        meta = dict(db.execute("SELECT key, value FROM meta"))
         if meta.get("format") != FORMAT:
             raise DataFormatError(f"{self.path} is an SQLite file but not a Doake brain "
-                                  f"(format {meta.get('format')!r}); expected {FORMAT!r}")
+                                  f"(format {str(meta.get('format'))[:40]!r}); expected {FORMAT!r}")
         if meta.get("schema_version") != str(SCHEMA_VERSION):
-            raise DataFormatError(f"{self.path}: brain schema version {meta.get('schema_version')}; "
+            raise DataFormatError(f"{self.path}: brain schema version {str(meta.get('schema_version'))[:20]}; "
                                   f"this program reads version {SCHEMA_VERSION}")
+        for table, columns in _columns().items():
+            found = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+            if not columns <= found:
+                what = f"no table {table!r}" if not found else f"table {table!r} lacks some columns"
+                raise DataFormatError(f"{self.path}: a damaged Doake brain ({what}); expected a file made by "
+                                      "qubic learn")
+        if scan:
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise DataFormatError(f"{self.path}: a damaged Doake brain (SQLite quick_check failed); "
+                                      "expected a file made by qubic learn")
+            for (moves,) in db.execute("SELECT moves FROM games"):
+                if not isinstance(json.loads(moves), list):
+                    raise DataFormatError(f"{self.path}: a damaged Doake brain (a game's moves are not a list); "
+                                          "expected a file made by qubic learn")
+            db.execute("SELECT * FROM games").fetchall()  # text that is not UTF-8 fails here
+            db.execute("SELECT * FROM evaluations").fetchall()
+            self._tables(db.execute("SELECT kind, e1, e2, e3, e4, e5, ajust, game, fired FROM patterns "
+                                    "ORDER BY kind, col").fetchall())
+        return False
 
     def close(self) -> None:
         """Close the database."""
         self.conn.close()
 
+    @guarded
     def meta(self, key: str) -> str | None:
         """A value of the meta table."""
         row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
 
+    @guarded
     def tables(self) -> Tables:
         """The stored TEST, AJUST and SUTEST (the rule book when nothing is learned yet)."""
+        return self._tables(self.conn.execute("SELECT kind, e1, e2, e3, e4, e5, ajust, game, fired FROM patterns "
+                                              "ORDER BY kind, col").fetchall())
+
+    def _tables(self, rows: list[tuple]) -> Tables:
         t = Tables(tests=[], ajust=[], sutests=[])
-        rows = self.conn.execute("SELECT kind, e1, e2, e3, e4, e5, ajust, game, fired FROM patterns "
-                                 "ORDER BY kind, col").fetchall()
         for kind, *e, ajust, game, fired in rows:
+            if not all(isinstance(v, int) for v in (*e, ajust)):
+                raise DataFormatError(f"{self.path}: a damaged Doake brain (a pattern holds {shown(str(e), 30)}); "
+                                      "expected a file made by qubic learn")
             entry = Entry(tuple(e) if kind == "test" else tuple(e[:3]), game, fired)
             if kind == "test":
                 t.tests.append(entry)
@@ -153,22 +203,26 @@ class Brain:
             raise DataFormatError(f"{self.path}: TEST does not start with the rule book 20, 4, 15, 3")
         return t
 
+    @guarded
     def game_count(self) -> int:
         """Number of training games stored."""
         return self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
+    @guarded
     def games(self) -> list[GameRow]:
         """Every training game, in order."""
         rows = self.conn.execute("SELECT number, opponent, side, moves, result, seed, lesson, patterns "
                                  "FROM games ORDER BY number").fetchall()
         return [GameRow(n, o, s, json.loads(m), r, seed, lesson, p) for n, o, s, m, r, seed, lesson, p in rows]
 
+    @guarded
     def evaluations(self) -> list[Evaluation]:
         """Every evaluation series, in order."""
         rows = self.conn.execute("SELECT after_games, opponent, games, wins, draws, losses, seed "
                                  "FROM evaluations ORDER BY id").fetchall()
         return [Evaluation(*r) for r in rows]
 
+    @guarded
     def record_game(self, game: GameRow, tables: Tables, reading: str) -> None:
         """Store one game and the tables after it, in one transaction."""
         rows = [("test", i, *e.pattern, tables.ajust[i - 1], e.game, e.fired) for i, e in enumerate(tables.tests, 1)]
@@ -181,6 +235,7 @@ class Brain:
             self.conn.executemany("INSERT INTO patterns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('reading', ?)", (reading,))
 
+    @guarded
     def record_evaluation(self, evaluation: Evaluation) -> None:
         """Store one evaluation series."""
         e = evaluation
