@@ -20,7 +20,7 @@ from ..errors import Interrupted, QueryTimeout
 from ..notation import format_mcdaniel, format_patashnik, root_of
 from ..saving import write_atomically
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
-from ..strategy.dictionary import StrategyDictionary
+from ..strategy.formats import read_dictionary
 from ..executor import make_executor
 from ..strategy.judge import Judgement, judge
 from ..strategy.judge_jobs import judge_on
@@ -96,7 +96,7 @@ def _print_verification(v: Verification, source: str) -> None:
 def run_dictionary(args: argparse.Namespace) -> int:
     check_output(args.certificate)
     deadline = time.monotonic() + args.time_limit if args.time_limit else None
-    dictionary = StrategyDictionary.load(args.file)
+    dictionary = read_dictionary(args.file)
     root = args.root if args.root is not None else dictionary.root
     err = Console(stderr=True)
     with _progress_bar(err) as bar:
@@ -239,7 +239,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")
-    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's format")
+    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's or the wildcard format (detected; force "
+                   "one with wildcard:FILE or patashnik:FILE)")
     d.add_argument("--root", type=_position, default=None, metavar="POSITION",
                    help="where play starts (default: the file's 'root:' header line, else the empty board)")
     d.add_argument("--check-with", choices=CHECKERS, default=None,

@@ -8,7 +8,7 @@ None ("no move here"). :func:`load_strategy` reads a source text:
   move is the atom ``play(C)`` of the first answer set (of the optimal one when
   the rules optimise); no ``play/1`` atom is no move, two are an error;
 - a file ending ``.pl``: Prolog rules; the move is the first solution of ``play(C)``;
-- any other file: a dictionary in Patashnik's format (looked up up to symmetry).
+- any other file: a dictionary in Patashnik's or the wildcard format (looked up up to symmetry).
 
 Rule files are ground or consulted once; each call only changes the position
 (clingo externals solved under assumptions, a Prolog session with the
@@ -35,7 +35,9 @@ from ..errors import QubicError, RuleError, StrategyError
 from ..geometry import cells_of
 from ..notation import format_mcdaniel, format_patashnik
 from ..position import Game, Position
+from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from .dictionary import StrategyDictionary
+from .formats import read_dictionary
 
 #: Seconds one strategy call may take (a looping rule file ends with a clear error).
 CALL_LIMIT = 10.0
@@ -101,7 +103,7 @@ class DictionaryStrategy(Strategy):
 
     def __init__(self, source: str, dictionary: StrategyDictionary | None = None) -> None:
         super().__init__(source)
-        self.dictionary = dictionary if dictionary is not None else StrategyDictionary.load(source)
+        self.dictionary = dictionary if dictionary is not None else read_dictionary(source)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
         return self.dictionary.move_for(position)
@@ -153,6 +155,7 @@ class AspStrategy(Strategy):
         if not self._plays:
             raise RuleError(f"{source}: no rule can derive play/1; expected rules whose head is play(C), "
                             "C a cell 0..63")
+        self._canonical = _canonical_literals(self.session)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
         chosen: list[clingo.Symbol] = []
@@ -162,7 +165,8 @@ class AspStrategy(Strategy):
             return bool(model.cost)  # without optimisation the first answer set is the answer
 
         try:
-            self.session.solve(position, on_model=on_model, time_limit=self.time_limit)
+            self.session.solve(position, assumptions=self._canonical_assumptions(position), on_model=on_model,
+                               time_limit=self.time_limit)
         except QubicError as exc:
             raise type(exc)(f"{self.source}: at {where(position, moves)}: {exc}") from None
         if len(chosen) > 1:
@@ -176,6 +180,33 @@ class AspStrategy(Strategy):
             raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays {arg}, "
                                 "not a cell; expected a cell 0..63")
         return arg.number
+
+
+    def _canonical_assumptions(self, position: Position) -> list[int]:
+        """The canonical-form externals (when the rules declare them) fixed to ``position``'s canonical form."""
+        if self._canonical is None:
+            return []
+        xs, os_, back = self._canonical
+        cx, co, t = canonical_masks(position.x, position.o)
+        inverse = TRANSFORMS[INVERSES[t]]
+        lits = [lit if cx >> c & 1 else -lit for c, lit in xs.items()]
+        lits += [lit if co >> c & 1 else -lit for c, lit in os_.items()]
+        return lits + [lit if inverse[c] == d else -lit for (c, d), lit in back.items()]
+
+
+def _canonical_literals(session) -> tuple[dict[int, int], dict[int, int], dict[tuple[int, int], int]] | None:
+    """The solver literals of the externals ``canonical_x/1``, ``canonical_o/1``, ``from_canonical/2``
+    (see :mod:`qubic_logic.strategy.rules`), or None when the rules use none of them."""
+    found: list[dict] = []
+    for name, arity in (("canonical_x", 1), ("canonical_o", 1), ("from_canonical", 2)):
+        atoms = {}
+        for atom in session.ctl.symbolic_atoms.by_signature(name, arity):
+            if atom.is_external:
+                args = tuple(a.number for a in atom.symbol.arguments)
+                atoms[args[0] if arity == 1 else args] = atom.literal
+                session.ctl.assign_external(atom.symbol, None)  # free: set by assumptions
+        found.append(atoms)
+    return tuple(found) if any(found) else None  # type: ignore[return-value]
 
 
 class PrologStrategy(Strategy):
