@@ -153,3 +153,13 @@ def test_complete_dictionary_holds_the_entries_and_a_decision_at_each_forced_win
     assert all(w.position in complete for w in v.witnesses)
     longer = sum(w.length > 1 for w in v.witnesses)
     assert len(complete) > len(d) + len(v.witnesses) and longer  # later steps of long forced wins add more
+
+
+def test_complete_cli_counts_the_decisions_and_their_lines(tmp_path):
+    d = StrategyDictionary(list(patashnik_dictionary()), [f"root: {LATE}"])
+    d.save(tmp_path / "late.dict")
+    r = qubic("strategy", "complete", str(tmp_path / "late.dict"), "-o", str(tmp_path / "all.txt"), "--json")
+    report = json.loads(r.stdout)
+    complete = complete_dictionary(d)
+    assert report["decisions"] == len(complete) and report["lines"] == len(compressed(complete))
+    assert as_played(read_dictionary(tmp_path / "all.txt")) == as_played(complete)

@@ -1,4 +1,4 @@
-"""``qubic strategy convert IN OUT --to FORMAT`` and ``qubic strategy compress IN -o OUT``.
+"""``qubic strategy convert IN OUT --to FORMAT``, ``qubic strategy compress IN -o OUT``, ``qubic strategy complete``.
 
 Dictionaries in Patashnik's or O'Dwyer's wildcard format (detected, or
 forced with ``wildcard:FILE`` / ``patashnik:FILE``) are converted between
@@ -12,7 +12,9 @@ import argparse
 import sys
 import time
 
+from ..strategy.complete import complete_dictionary
 from ..strategy.compress import compressed
+from ..strategy.dictionary import StrategyDictionary
 from ..strategy.formats import FORMATS, convert, read_dictionary
 from ..strategy.wildcard import save_wildcard
 from ._common import check_output, json_arg, print_json
@@ -49,6 +51,28 @@ def run_compress(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_complete(args: argparse.Namespace) -> int:
+    check_output(args.out)
+    start = time.monotonic()
+    dictionary = read_dictionary(args.source)
+    complete = complete_dictionary(dictionary)
+    lines = compressed(complete)
+    header = [f"Every X decision of {args.source} with no forced-win routine (qubic strategy complete): "
+              f"{len(complete)} positions up to symmetry, {len(lines)} wildcard lines", *dictionary.header]
+    if args.to == "wildcard":
+        save_wildcard(args.out, lines, header)
+    else:
+        StrategyDictionary(complete, header, dictionary.separator).save(args.out)
+    seconds = round(time.monotonic() - start, 3)
+    if args.json:
+        print_json({"source": args.source, "out": args.out, "entries": len(dictionary), "decisions": len(complete),
+                    "lines": len(lines), "seconds": seconds})
+    else:
+        print(f"{args.out}: {len(complete):,} X decisions up to symmetry ({len(dictionary):,} strategic positions "
+              f"and the steps of the forced wins), {len(lines):,} wildcard lines ({seconds:.1f} s)")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("strategy", help="convert or compress a strategy dictionary (Patashnik, wildcard, "
                                              "ASP, Prolog)")
@@ -69,3 +93,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     k.add_argument("-o", "--out", metavar="OUT", required=True, help="the wildcard file to write")
     json_arg(k)
     k.set_defaults(func=run_compress)
+
+    p = what.add_parser("complete", help="every X decision with no forced-win routine: the dictionary and the "
+                                         "steps of every forced win it relies on")
+    p.add_argument("source", metavar="IN", help="a verified dictionary in Patashnik's or the wildcard format")
+    p.add_argument("-o", "--out", metavar="OUT", required=True, help="the file to write")
+    p.add_argument("--to", choices=("patashnik", "wildcard"), default="wildcard",
+                   help="the format of OUT (default wildcard, compressed up to symmetry)")
+    json_arg(p)
+    p.set_defaults(func=run_complete)

@@ -11,7 +11,7 @@ covering every entry is set cover: :func:`cover` takes the largest line
 first (greedy, lazy updates), then dissolves each line whose entries all
 fit into other chosen lines, until none does.
 
->>> d = StrategyDictionary.parse("---\\nx20o 21\\nx2o 3\\n")   # X at 0; O at 21 or 3 (the mirror images)
+>>> d = StrategyDictionary.parse("---\\nx1o 5\\nx2o 5\\n")   # X at 0, O at 2 or 3, X's move 5
 >>> len(compressed(d)), [len(line.positions()) for line in compressed(d)]
 (1, [2])
 """
@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from ..geometry import cells_of
 from ..symmetry import TRANSFORMS, map_mask
 from .dictionary import StrategyDictionary
-from .wildcard import WildcardLine, _x_entries
+from .wildcard import WildcardLine, x_entries
 
 Image = tuple[int, int, int]  # X marks, O marks, move
 LineKey = tuple[int, int, int, int]  # X marks, O base, move, 1 when the line has wildcards else 0
@@ -125,6 +125,6 @@ def _line(key: LineKey, members: dict[int, int]) -> WildcardLine:
 def compressed(dictionary: StrategyDictionary, report: Callable[[str], None] = lambda text: None
                ) -> list[WildcardLine]:
     """The dictionary's entries in few wildcard lines, each entry in the orientation that merges best."""
-    candidates = [_images(e.position.x, e.position.o, e.move) for e in _x_entries(dictionary)]
+    candidates = [_images(e.position.x, e.position.o, e.move) for e in x_entries(dictionary)]
     report(f"{len(candidates):,} entries, {sum(map(len, candidates)):,} orientations with canonical X marks")
     return cover(candidates, report)

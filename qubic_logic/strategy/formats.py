@@ -5,10 +5,8 @@ of 64 marks is O'Dwyer's wildcard format, anything else Patashnik's), or a
 path forced to one format with a prefix: ``wildcard:FILE`` or
 ``patashnik:FILE``.
 
->>> import tempfile, os
->>> path = os.path.join(tempfile.mkdtemp(), "w.txt")
->>> convert_text(StrategyDictionary.parse("---\\nx20o 21\\nx2o 3\\n"), "wildcard").splitlines()[-1][:24]
-'xOO..................X..'
+>>> convert_text(StrategyDictionary.parse("---\\nx1o 5\\nx2o 5\\n"), "wildcard").splitlines()[-1][:8]
+'x.OO.X..'
 """
 
 from __future__ import annotations

@@ -163,7 +163,8 @@ def load_wildcard(path: str | os.PathLike) -> StrategyDictionary:
     return parse_wildcard(text, str(path))
 
 
-def _x_entries(dictionary: Iterable[Entry]) -> Iterator[Entry]:
+def x_entries(dictionary: Iterable[Entry]) -> Iterator[Entry]:
+    """The entries, each checked to have X to move (the format holds X's moves only)."""
     for entry in dictionary:
         if entry.position.to_move != "x":
             raise QubicError(f"the entry {entry.text()!r} has O to move; the wildcard format holds X's moves only")
@@ -178,7 +179,7 @@ def merged_lines(dictionary: StrategyDictionary) -> list[WildcardLine]:
     """
     from .compress import cover
 
-    return cover([[(e.position.x, e.position.o, e.move)] for e in _x_entries(dictionary)])
+    return cover([[(e.position.x, e.position.o, e.move)] for e in x_entries(dictionary)])
 
 
 def dumps_wildcard(lines: Iterable[WildcardLine], header: Iterable[str] = ()) -> str:
