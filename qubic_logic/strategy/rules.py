@@ -11,12 +11,12 @@ matches a line only in the frames that bring X's marks there.
   base plus one wildcard cell (or the base alone for a line without
   wildcards), and map the move back.
 - **ASP**: the rules read the position's canonical form through the
-  canonical-form predicates ``canonical_x/1``, ``canonical_o/1`` and
-  ``from_canonical/2`` (cell C of the canonical frame is cell D of the
-  board), declared ``#external`` and set at each call by the strategy runner
+  canonical-form predicates ``canonical_x/1`` and ``canonical_o/1``, declared
+  ``#external`` and set at each call by the strategy runner
   (:class:`~qubic_logic.strategy.sources.AspStrategy`). One rule per line and
-  symmetry of its X marks proposes ``candidate(M)``; the least candidate,
-  mapped back, is ``play/1``.
+  symmetry of its X marks proposes ``candidate(M)``; the least candidate is
+  ``canonical_play(M)``, a move in the canonical frame that the runner maps
+  back onto the board.
 
 >>> from qubic_logic.strategy.wildcard import WildcardLine
 >>> text = strategy_rules([WildcardLine(1, 0, 6, 21)], "asp")
@@ -36,12 +36,11 @@ from .dictionary import StrategyDictionary
 from .wildcard import WildcardLine
 
 CANONICAL_EXTERNALS = """\
-% The position's canonical form, set at each call by the strategy runner:
-% canonical_x(C), canonical_o(C): the marks of the least image of the position;
-% from_canonical(C, D): cell C of that image is cell D of the board.
+% The position's canonical form (its least image under the 192 automorphisms), set at each call by
+% the strategy runner: canonical_x(C), canonical_o(C) are its marks. A move derived as
+% canonical_play(M) is in that frame; the runner maps it back onto the board.
 #external canonical_x(C) : cell(C).
 #external canonical_o(C) : cell(C).
-#external from_canonical(C, D) : cell(C), cell(D).
 """
 
 PROLOG_LOOKUP = """\
@@ -102,9 +101,9 @@ def asp_rules(lines: Sequence[WildcardLine]) -> list[str]:
                     body.append("1 { " + "; ".join(f"canonical_o({c})" for c in cells_of(wild)) + " }")
                 out.append(f"candidate({move}) :- {', '.join(body)}.")
     out += ["",
-            "% The least candidate (a symmetric position may match in several frames), mapped back to the board.",
+            "% The least candidate (a symmetric position may match in several frames).",
             "smaller(M) :- candidate(M), candidate(M1), M1 < M.",
-            "play(D) :- candidate(M), not smaller(M), from_canonical(M, D)."]
+            "canonical_play(M) :- candidate(M), not smaller(M)."]
     return out
 
 
