@@ -182,8 +182,8 @@ class AspStrategy(Strategy):
         symbol, framed = chosen[0]
         (arg,) = symbol.arguments
         if arg.type != clingo.SymbolType.Number or framed and not 0 <= arg.number <= 63:
-            raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays {symbol}, "
-                                "not a cell; expected a cell 0..63")
+            raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays "
+                                f"{symbol if framed else arg}, not a cell; expected a cell 0..63")
         return TRANSFORMS[INVERSES[t]][arg.number] if framed else arg.number
 
     def _canonical_assumptions(self, cx: int, co: int) -> list[int]:
