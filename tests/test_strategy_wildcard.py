@@ -12,13 +12,13 @@ import pytest
 from qubic_logic.errors import DataFormatError
 from qubic_logic.notation import parse_position
 from qubic_logic.strategy.complete import complete_dictionary
-from qubic_logic.strategy.compress import compressed
+from qubic_logic.strategy.compress import compressed, merged_lines
 from qubic_logic.strategy.dictionary import StrategyDictionary, patashnik_dictionary, patashnik_path
 from qubic_logic.strategy.formats import convert_text, read_dictionary
 from qubic_logic.strategy.judge import judge
 from qubic_logic.strategy.sources import load_strategy
 from qubic_logic.strategy.verify import verify
-from qubic_logic.strategy.wildcard import dumps_wildcard, merged_lines, parse_wildcard
+from qubic_logic.strategy.wildcard import dumps_wildcard, parse_wildcard
 from qubic_logic.symmetry import canonical_masks
 
 DATA = patashnik_path().parent

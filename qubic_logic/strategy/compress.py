@@ -122,6 +122,15 @@ def _line(key: LineKey, members: dict[int, int]) -> WildcardLine:
     return WildcardLine(x, o, wild, move)
 
 
+def merged_lines(dictionary: StrategyDictionary) -> list[WildcardLine]:
+    """The entries as written (no re-orientation), merged greedily into wildcard lines.
+
+    Entries with the same X marks and move whose O marks differ in one cell
+    share a line; the largest groups are taken first.
+    """
+    return cover([[(e.position.x, e.position.o, e.move)] for e in x_entries(dictionary)])
+
+
 def compressed(dictionary: StrategyDictionary, report: Callable[[str], None] = lambda text: None
                ) -> list[WildcardLine]:
     """The dictionary's entries in few wildcard lines, each entry in the orientation that merges best."""

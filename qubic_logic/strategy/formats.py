@@ -17,7 +17,8 @@ from pathlib import Path
 from ..errors import DataFormatError, QubicError
 from ..saving import write_atomically
 from .dictionary import StrategyDictionary
-from .wildcard import dumps_wildcard, is_wildcard_text, merged_lines, parse_wildcard
+from .compress import merged_lines
+from .wildcard import dumps_wildcard, is_wildcard_text, parse_wildcard
 
 FORMATS = ("patashnik", "wildcard", "asp", "prolog")
 PREFIXES = ("wildcard:", "patashnik:")

@@ -13,7 +13,7 @@ Lookup is up to the 192 automorphisms, as for Patashnik's format.
 >>> d = parse_wildcard("x" + "." * 20 + "X" + "." * 20 + "O" * 2 + "." * 20 + "\\n")
 >>> [e.text() for e in d]
 ['x41o 21', 'x42o 21']
->>> print(dumps_wildcard(merged_lines(d)).strip() == "x" + "." * 20 + "X" + "." * 20 + "OO" + "." * 20)
+>>> dumps_wildcard([WildcardLine(1, 0, 3 << 42, 21)]) == "x" + "." * 20 + "X" + "." * 20 + "OO" + "." * 20 + "\\n"
 True
 """
 
@@ -169,17 +169,6 @@ def x_entries(dictionary: Iterable[Entry]) -> Iterator[Entry]:
         if entry.position.to_move != "x":
             raise QubicError(f"the entry {entry.text()!r} has O to move; the wildcard format holds X's moves only")
         yield entry
-
-
-def merged_lines(dictionary: StrategyDictionary) -> list[WildcardLine]:
-    """The entries as written (no re-orientation), merged greedily into wildcard lines.
-
-    Entries with the same X marks and move whose O marks differ in one cell
-    share a line; the largest groups are taken first.
-    """
-    from .compress import cover
-
-    return cover([[(e.position.x, e.position.o, e.move)] for e in x_entries(dictionary)])
 
 
 def dumps_wildcard(lines: Iterable[WildcardLine], header: Iterable[str] = ()) -> str:
