@@ -21,7 +21,7 @@ from ..notation import format_mcdaniel, format_patashnik, root_of
 from ..saving import write_atomically
 from ..shipped import resolve_dictionary
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
-from ..strategy.dictionary import StrategyDictionary
+from ..strategy.formats import read_dictionary
 from ..executor import make_executor
 from ..strategy.judge import Judgement, judge
 from ..strategy.judge_jobs import judge_on
@@ -101,7 +101,7 @@ def _print_verification(v: Verification, source: str) -> None:
 def run_dictionary(args: argparse.Namespace) -> int:
     check_output(args.certificate)
     deadline = time.monotonic() + args.time_limit if args.time_limit else None
-    dictionary = StrategyDictionary.load(resolve_dictionary(args.file))
+    dictionary = read_dictionary(args.file)
     root = args.root if args.root is not None else dictionary.root
     err = terminal_console(stderr=True)
     with _progress_bar(err) as bar:
@@ -247,8 +247,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")
-    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's format: a file, or a shipped "
-                                                "dictionary's name (patashnik, qubic-logic-solved)")
+    d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's or the wildcard format "
+                   "(detected; force one with wildcard:FILE or patashnik:FILE), or a shipped dictionary's "
+                   "name (patashnik, qubic-logic-solved)")
     d.add_argument("--root", type=_position, default=None, metavar="POSITION",
                    help="where play starts (default: the file's 'root:' header line, else the empty board)")
     d.add_argument("--check-with", choices=CHECKERS, default=None,

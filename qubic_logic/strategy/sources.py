@@ -8,7 +8,7 @@ None ("no move here"). :func:`load_strategy` reads a source text:
   move is the atom ``play(C)`` of the first answer set (of the optimal one when
   the rules optimise); no ``play/1`` atom is no move, two are an error;
 - a file ending ``.pl``: Prolog rules; the move is the first solution of ``play(C)``;
-- any other file: a dictionary in Patashnik's format (looked up up to symmetry).
+- any other file: a dictionary in Patashnik's or the wildcard format (looked up up to symmetry).
 
 Rule files are ground or consulted once; each call only changes the position
 (clingo externals solved under assumptions, a Prolog session with the
@@ -37,7 +37,9 @@ from ..geometry import cells_of
 from ..notation import format_mcdaniel, format_patashnik
 from ..position import Game, Position
 from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
+from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from .dictionary import StrategyDictionary
+from .formats import read_dictionary
 
 #: Seconds one strategy call may take (a looping rule file ends with a clear error).
 CALL_LIMIT = 10.0
@@ -103,7 +105,7 @@ class DictionaryStrategy(Strategy):
 
     def __init__(self, source: str, dictionary: StrategyDictionary | None = None) -> None:
         super().__init__(source)
-        self.dictionary = dictionary if dictionary is not None else StrategyDictionary.load(source)
+        self.dictionary = dictionary if dictionary is not None else read_dictionary(source)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
         return self.dictionary.move_for(position)
@@ -151,33 +153,62 @@ class AspStrategy(Strategy):
             check_grounding([path], time_limit)
         self.session = AspSession(files=[path], rules=("geometry", "threats"), sliced=True)
         self.session.ctl.configuration.solve.models = 0  # optimisation: go on to the optimal model
-        self._plays = [(a.literal, a.symbol) for a in self.session.ctl.symbolic_atoms.by_signature("play", 1)]
+        atoms = self.session.ctl.symbolic_atoms
+        # canonical_play(M): a move in the frame of the canonical-form externals, mapped back at each call
+        self._plays = [(a.literal, a.symbol, name == "canonical_play")
+                       for name in ("play", "canonical_play") for a in atoms.by_signature(name, 1)]
         if not self._plays:
             raise RuleError(f"{source}: no rule can derive play/1; expected rules whose head is play(C), "
                             "C a cell 0..63")
+        self._canonical = _canonical_literals(self.session)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
-        chosen: list[clingo.Symbol] = []
+        chosen: list[tuple[clingo.Symbol, bool]] = []
 
         def on_model(model: clingo.Model) -> bool:
-            chosen[:] = [symbol for literal, symbol in self._plays if model.is_true(literal)]
+            chosen[:] = [(symbol, framed) for literal, symbol, framed in self._plays if model.is_true(literal)]
             return bool(model.cost)  # without optimisation the first answer set is the answer
 
+        cx, co, t = canonical_masks(position.x, position.o)
         try:
-            self.session.solve(position, on_model=on_model, time_limit=self.time_limit)
+            self.session.solve(position, assumptions=self._canonical_assumptions(cx, co), on_model=on_model,
+                               time_limit=self.time_limit)
         except QubicError as exc:
             raise type(exc)(f"{self.source}: at {where(position, moves)}: {exc}") from None
         if len(chosen) > 1:
             raise StrategyError(f"{self.source}: at {where(position, moves)} the answer set holds "
-                                f"{len(chosen)} moves ({', '.join(map(str, chosen))}); expected at most one "
-                                "play/1 atom")
+                                f"{len(chosen)} moves ({', '.join(str(symbol) for symbol, _ in chosen)}); expected "
+                                "at most one play/1 or canonical_play/1 atom")
         if not chosen:
             return None
-        (arg,) = chosen[0].arguments
-        if arg.type != clingo.SymbolType.Number:
-            raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays {arg}, "
-                                "not a cell; expected a cell 0..63")
-        return arg.number
+        symbol, framed = chosen[0]
+        (arg,) = symbol.arguments
+        if arg.type != clingo.SymbolType.Number or framed and not 0 <= arg.number <= 63:
+            raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays "
+                                f"{symbol if framed else arg}, not a cell; expected a cell 0..63")
+        return TRANSFORMS[INVERSES[t]][arg.number] if framed else arg.number
+
+    def _canonical_assumptions(self, cx: int, co: int) -> list[int]:
+        """The canonical-form externals (when the rules declare them) fixed to the canonical form ``cx, co``."""
+        if self._canonical is None:
+            return []
+        xs, os_ = self._canonical
+        return [lit if cx >> c & 1 else -lit for c, lit in xs.items()] + \
+            [lit if co >> c & 1 else -lit for c, lit in os_.items()]
+
+
+def _canonical_literals(session) -> tuple[dict[int, int], dict[int, int]] | None:
+    """The solver literals of the externals ``canonical_x/1`` and ``canonical_o/1`` (the marks of the
+    position's canonical form, see :mod:`qubic_logic.strategy.rules`), or None when the rules use neither."""
+    found: list[dict] = []
+    for name in ("canonical_x", "canonical_o"):
+        atoms = {}
+        for atom in session.ctl.symbolic_atoms.by_signature(name, 1):
+            if atom.is_external:
+                atoms[atom.symbol.arguments[0].number] = atom.literal
+                session.ctl.assign_external(atom.symbol, None)  # free: set by assumptions
+        found.append(atoms)
+    return tuple(found) if any(found) else None  # type: ignore[return-value]
 
 
 class PrologStrategy(Strategy):
