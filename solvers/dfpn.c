@@ -687,7 +687,13 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         int best = 0;
         uint32_t first = INF + 1, second = INF, least = INF;
         uint64_t sum = 0;
+        uint32_t most = 0, open_kids = 0; /* weak sums (opt.weak_pns) */
         for (int i = 0; i < k; i++) {
+            const uint32_t other = attacker ? kn[i].dn : kn[i].pn;
+            if (other > 0 && other < INF) {
+                most = other > most ? other : most;
+                open_kids++;
+            }
             uint32_t v = attacker ? kn[i].pn : kn[i].dn;
             if (v > 0 && v < INF) /* (saturating below INF: INF means disproven) */
                 v = v + penalty[i] < INF ? v + penalty[i] : INF - 1;
@@ -708,7 +714,9 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         /* A sum saturates one below INF: INF means settled. (Saturating at INF made an
          * unsettled node with a huge disproof number look disproven to its parent, and the
          * empty board's search stopped with the root's proof number at 2.) */
-        const uint32_t total = sum >= INF - 1 ? INF - 1 : (uint32_t)sum;
+        uint32_t total = sum >= INF - 1 ? INF - 1 : (uint32_t)sum;
+        if (s->opt.weak_pns > attacker && total < INF - 1 && open_kids) /* 1: the defender's turns, 2: both */
+            total = most + open_kids - 1;
         if (attacker) {
             n.pn = least;
             n.dn = n.pn == 0 ? INF : total;

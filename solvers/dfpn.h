@@ -56,6 +56,11 @@ typedef struct {
      * times pass_node_limit (0: at its first expansion): at its first expansion most such
      * searches fail and cost more than the zones save. */
     uint32_t pass_work;
+    /* Weak proof-number search (Ueda et al.): a sum of the children's numbers is replaced by
+     * the largest plus the number of other unsettled children, so that a position reached by
+     * many move orders is not counted once per order. 0 = plain sums, 1 = at the defender's
+     * turns (the proof numbers), 2 = at both. */
+    int weak_pns;
 } qd_options;
 
 #define QD_PASS_NODES 1000 /* the pass_node_limit and pass_work the Python module uses unless told */

@@ -2,7 +2,8 @@
  * dfpn_module.c -- the CPython module qubic_logic._dfpn over dfpn.h.
  *
  *   solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True,
- *         leaf_node_limit=0, first_move=-1, table=None, keep=0, pass_nodes=-1, pass_work=-1) -> dict
+ *         leaf_node_limit=0, first_move=-1, table=None, keep=0, pass_nodes=-1, pass_work=-1,
+ *         weak_pns=0) -> dict
  *       df-pn search of (a, d), `a` to move (dfpn.h). Releases the GIL while searching;
  *       progress(nodes, proof_number, disproof_number) is called about four times a
  *       second (with the GIL), and Ctrl-C (SIGINT in the main thread) or an exception in
@@ -72,7 +73,7 @@ static const char *stopped_by(int stopped, int interrupted)
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"a", "d", "time_limit", "node_limit", "memory_mb", "progress", "extract",
-                             "leaf_node_limit", "first_move", "table", "keep_share", "pass_nodes", "pass_work", NULL};
+                             "leaf_node_limit", "first_move", "table", "keep_share", "pass_nodes", "pass_work", "weak_pns", NULL};
     unsigned long long a, d, node_limit = 0, leaf_node_limit = 0;
     double time_limit = 0.0, memory_mb = 0.0;
     PyObject *progress = Py_None;
@@ -80,9 +81,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     Py_buffer saved = {0};
     unsigned long long keep_share = 0;
     long long pass_nodes = -1, pass_work = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*KLL", kwlist, &a, &d, &time_limit, &node_limit,
+    int weak_pns = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*KLLi", kwlist, &a, &d, &time_limit, &node_limit,
                                      &memory_mb, &progress, &extract, &leaf_node_limit, &first_move, &saved,
-                                     &keep_share, &pass_nodes, &pass_work))
+                                     &keep_share, &pass_nodes, &pass_work, &weak_pns))
         return NULL;
     PyObject *result = NULL;
     if (a & d) {
@@ -104,6 +106,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     opt.progress_ctx = &ctx;
     opt.pass_node_limit = pass_nodes < 0 ? QD_PASS_NODES : (uint64_t)pass_nodes;
     opt.pass_work = pass_work < 0 ? QD_PASS_WORK : (uint32_t)pass_work;
+    opt.weak_pns = weak_pns;
     qd_search *s = qd_new(a, d, &opt);
     if (!s) {
         PyErr_NoMemory();
@@ -187,7 +190,8 @@ static PyMethodDef methods[] = {
      "solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True, leaf_node_limit=0,"
      " first_move=-1, table=None, keep_share=0, pass_nodes=-1, pass_work=-1) -> dict (pass_nodes: the node"
      " budget of the search after a defender's pass whose proof's zone proves the replies outside it, 0 = off;"
-     " pass_work: tried once a defender's turn has cost pass_work times that, 0 = at once; -1 = defaults)"},
+     " pass_work: tried once a defender's turn has cost pass_work times that, 0 = at once; -1 = defaults;"
+     " weak_pns: 1 = weak sums at the defender's turns, 2 = at both, 0 = plain sums)"},
     {"entry_bytes", py_entry_bytes, METH_NOARGS, "bytes per transposition-table entry"},
     {NULL, NULL, 0, NULL},
 };

@@ -128,6 +128,7 @@ def test_export_replaces_an_archive_but_not_another_folder(archive, tmp_path):
     (again / "stale.dict.gz").write_bytes(b"old")
     export_archive(archive / "b.sqlite", again)
     assert not (again / "stale.dict.gz").exists() and (again / INDEX).exists()
+    assert again.stat().st_mode & 0o777 == (tmp_path / "notes").stat().st_mode & 0o777  # as mkdir makes it
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
 
 

@@ -56,7 +56,7 @@ from ..errors import DataFormatError, QubicError
 from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position
-from ..saving import write_atomically
+from ..saving import _umask, write_atomically
 from .build import derived
 from .store import VALUES, BookEntry, OpeningBook, position_name
 from .verify import verify_unit
@@ -130,6 +130,7 @@ def export_archive(book_path: str | os.PathLike, folder: str | os.PathLike) -> E
         write_atomically(work / INDEX, text)
         report.entries = len(items)
         report.bytes += len(text)
+        os.chmod(work, 0o777 & ~_umask())  # (mkdtemp makes it private) as a folder made by mkdir would be
         old = None
         if target.exists():
             old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))

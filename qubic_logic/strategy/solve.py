@@ -308,6 +308,7 @@ def solve(
     save_table: bool = False,
     pass_nodes: int | None = None,
     pass_work: int | None = None,
+    weak_pns: int = 0,
 ) -> SolveResult:
     """Does the side to move force a win? Proof-number search over threat-sequence leaves.
 
@@ -334,6 +335,10 @@ def solve(
     docs/solving.md); 0 switches this proof reuse off, None keeps the default.
     ``pass_work``: a defender's turn is tried once the work below it reaches
     ``pass_work`` times that budget (0: at its first expansion; None: the default).
+    ``weak_pns``: 1 sums the proof numbers at the defender's turns weakly (the
+    largest child's plus one per other unsettled child: a position reached by
+    many move orders is not counted once per order), 2 also the disproof
+    numbers at the attacker's turns; 0 (the default) plain sums.
 
     >>> from qubic_logic.notation import parse_position
     >>> p = parse_position('moves:0,16,1,17,2,18')
@@ -353,7 +358,7 @@ def solve(
                                      "'native' or 'auto' with the native core built)")
     if native:
         return _solve_native(position, time_limit, memory_limit, node_limit, progress, move, table, save_table,
-                             pass_nodes, pass_work)
+                             pass_nodes, pass_work, weak_pns)
     start = time.monotonic()
     search = search or ProofNumberSearch(core)
     attacker = position.to_move
@@ -405,6 +410,7 @@ def _solve_native(
     save_table: bool = False,
     pass_nodes: int | None = None,
     pass_work: int | None = None,
+    weak_pns: int = 0,
 ) -> SolveResult:
     """:func:`solve` by the C df-pn search (solvers/dfpn.c); the strategy is extracted from its table."""
     attacker = position.to_move
@@ -415,7 +421,7 @@ def _solve_native(
                               progress=progress, first_move=-1 if move is None else move, table=table,
                               keep_share=SAVED_TABLE_SHARE if save_table else 0,
                               pass_nodes=-1 if pass_nodes is None else pass_nodes,
-                              pass_work=-1 if pass_work is None else pass_work)
+                              pass_work=-1 if pass_work is None else pass_work, weak_pns=weak_pns)
     except ValueError as exc:
         if table is None:
             raise
