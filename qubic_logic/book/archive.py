@@ -178,11 +178,13 @@ class ImportReport:
     refused: list[tuple[str, str]] = field(default_factory=list)  # (file or position, why)
     positions: int = 0  # checked by the verifier
     seconds: float = 0.0
+    verified: bool = True  # False: taken as they are (the package's own archive)
 
     def lines(self) -> list[str]:
         out = [f"refused {name}: {why}" for name, why in self.refused]
-        out.append(f"{self.book}: {self.imported:,} proofs from {self.folder} verified and imported"
-                   f" ({self.positions:,} positions checked, {self.seconds:.1f} s), {self.already:,} already "
+        checked = (f"verified and imported ({self.positions:,} positions checked, {self.seconds:.1f} s)"
+                   if self.verified else f"imported unverified ({self.seconds:.1f} s)")
+        out.append(f"{self.book}: {self.imported:,} proofs from {self.folder} {checked}, {self.already:,} already "
                    f"settled, {self.derived:,} positions settled by propagation, {self.open:,} listed open"
                    + (f", {self.unproven:,} 'no win' claims skipped (no certificate)" if self.unproven else "")
                    + (f"; {len(self.refused):,} refused" if self.refused else ""))
@@ -225,7 +227,7 @@ def import_archive(
     start = time.monotonic()
     src = Path(folder)
     index = read_index(src)
-    report = ImportReport(str(book_path), str(src))
+    report = ImportReport(str(book_path), str(src), verified=verify)
     proven: list[tuple[dict, Position, str]] = []
     listed: list[tuple[dict, Position]] = []
     for item in index["entries"]:
