@@ -59,7 +59,7 @@ from ..position import Position
 from ..saving import _umask, write_atomically
 from .build import derived
 from .store import VALUES, BookEntry, OpeningBook, position_name
-from .verify import verify_unit
+from .verify import BookVerification, verify_unit
 
 FORMAT = "qubic-logic book archive"
 VERSION = 1
@@ -179,6 +179,8 @@ class ImportReport:
     positions: int = 0  # checked by the verifier
     seconds: float = 0.0
     verified: bool = True  # False: taken as they are (the package's own archive)
+    stopped: str | None = None  # the verification's time limit or Ctrl-C: the proofs not reached are refused
+    checks: list[tuple[str, str, int, str, int, float]] = field(default_factory=list)  # as BookVerification's
 
     def lines(self) -> list[str]:
         out = [f"refused {name}: {why}" for name, why in self.refused]
@@ -218,11 +220,13 @@ def _position_of(item: dict) -> Position:
 def import_archive(
     book_path: str | os.PathLike, folder: str | os.PathLike, *, executor: Executor | None = None,
     jobs: int | None = None, verify: bool = True, progress: Callable[[int, int], None] | None = None,
+    time_limit: float | None = None,
 ) -> ImportReport:
     """Import the archive at ``folder`` into the book at ``book_path`` (created if absent); see the module docstring.
 
     ``verify=False`` takes the proofs as they are (only for the package's own
-    archive, which ``qubic book verify`` checks).
+    archive, which ``qubic book verify`` checks). ``time_limit``: seconds for the
+    verification; proofs it did not reach are refused (as on Ctrl-C).
     """
     start = time.monotonic()
     src = Path(folder)
@@ -241,6 +245,8 @@ def import_archive(
                 proven.append((item, position, _read_proof(src, item)))
             except DataFormatError as exc:
                 report.refused.append((str(item.get("proof") or item["position"]), str(exc)))
+                report.checks.append((item["position"], item["value"], int(item.get("proof_size") or 0),
+                                      "damaged", 0, 0.0))
                 listed.append(({"value": "open"}, position))
         else:
             listed.append((item, position))
@@ -250,10 +256,15 @@ def import_archive(
         executor = executor or make_executor("local", jobs)
         try:
             units = [(item["value"], format_patashnik(position), text) for item, position, text in proven]
-            for i, outcome in executor.run(verify_unit, units):
-                verdicts[i] = outcome
-                if progress:
-                    progress(len(verdicts), len(units))
+            run = executor.run(verify_unit, units, time_limit=time_limit)
+            try:
+                for i, outcome in run:
+                    verdicts[i] = outcome
+                    if progress:
+                        progress(len(verdicts), len(units))
+            except KeyboardInterrupt:
+                run.stopped = "interrupted"
+            report.stopped = run.stopped
         finally:
             if own:
                 executor.close()
@@ -263,8 +274,11 @@ def import_archive(
             book.set_meta(root="" if root == "empty" else root, stones=index.get("stones") or 0)
         with book.db:  # one transaction: every accepted entry, and what propagates from them
             for i, (item, position, text) in enumerate(proven):
-                verdict, checked, _ = verdicts.get(i, ("verified", 0, 0.0))
+                verdict, checked, spent = verdicts.get(i, ("not checked (stopped)", 0, 0.0) if verify
+                                                       else ("verified", 0, 0.0))
                 report.positions += checked
+                report.checks.append((item["position"], item["value"], int(item.get("proof_size") or 0), verdict,
+                                      checked, spent))
                 if verdict != "verified":
                     report.refused.append((item["proof"], f"the proof does not hold ({verdict}): "
                                                           f"{item['value']} at {item['position']} is not shown"))
@@ -294,3 +308,26 @@ def import_archive(
         report.open = sum(1 for _ in book.entries(value="open"))
     report.seconds = time.monotonic() - start
     return report
+
+
+def verify_archive(folder: str | os.PathLike, *, executor: Executor | None = None, jobs: int | None = None,
+                   progress: Callable[[int, int], None] | None = None,
+                   time_limit: float | None = None) -> BookVerification:
+    """Verify every proof of the archive at ``folder`` (``qubic book verify`` with no book: the shipped one).
+
+    Each proof file is checked by the native verifier; a position settled by
+    propagation is shown by its replies' proofs, so it is listed as verified
+    when they are and its value follows from theirs.
+    """
+    with tempfile.TemporaryDirectory(prefix="qubic-archive-") as work:
+        path = Path(work) / "book.sqlite"
+        report = import_archive(path, folder, executor=executor, jobs=jobs, progress=progress,
+                                time_limit=time_limit)
+        with OpeningBook.open(path) as book:
+            entries = list(book.entries())
+    result = BookVerification(str(folder), results=report.checks, total=len(report.checks), stopped=report.stopped)
+    result.derived = [(position_name(e.position), e.value, e.proof_size or 0) for e in entries
+                      if e.settled and e.how in ("replies", "over")]
+    for value in ("no win", "open"):
+        result.unchecked[value] = sum(e.value == value for e in entries)
+    return result

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 from ..book import OpeningBook, build_book
 from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, FIRST_ROUND, ROUND_FACTOR, BuildReport
 from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
-from ..book.archive import export_archive, import_archive, shipped_archive
+from ..book.archive import export_archive, import_archive, shipped_archive, verify_archive
 from ..book.verify import verify_book
 from ..book.store import position_name
 from ..notation import format_cell
@@ -164,11 +164,15 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
-    with executor_from(args) as executor, err.status("verifying…") as status, _book_file(args.book) as path:
-        result = verify_book(path, executor=executor, time_limit=args.time_limit,
-                             progress=lambda done, total: status.update(f"verifying… {done} of {total} entries"))
-    if args.book is None:
-        result.path = f"{shipped_archive()} (the book shipped with qubic-logic)"
+    with executor_from(args) as executor, err.status("verifying…") as status:
+        def show(done: int, total: int) -> None:
+            status.update(f"verifying… {done} of {total} entries")
+
+        if args.book is None:  # the shipped archive: every proof file, then the values that follow from them
+            result = verify_archive(shipped_archive(), executor=executor, progress=show, time_limit=args.time_limit)
+            result.path = f"{shipped_archive()} (the book shipped with qubic-logic)"
+        else:
+            result = verify_book(args.book, executor=executor, time_limit=args.time_limit, progress=show)
     if args.json:
         print_json(result.to_json())
     else:
