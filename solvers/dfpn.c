@@ -67,8 +67,10 @@
 #define ROOT_BIAS 4
 #endif
 
-enum { F_USED = 1 };
-enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST };
+enum { F_USED = 1, F_PASS = 2 /* a defender's turn whose pass was searched (pass_zone) */ };
+/* K_ZONE: an attacker's turn proven by the zone of the proof after the defender's pass at
+ * its parent (pass_zone); its own proof tree is searched only when a strategy is extracted. */
+enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST, K_ZONE };
 
 typedef struct {
     qc_mask a, d;
@@ -99,7 +101,15 @@ typedef struct {
     qc_mask cells[WITNESSES]; /* each sequence's cells: a reply on one breaks it */
     uint8_t len[WITNESSES];
     uint8_t seq[WITNESSES][QC_MAX_SEQUENCE];
+    int zoned;     /* the attacker wins after a pass by a proof tree whose zone is... */
+    qc_mask zone;  /* ...these cells: a reply off them is proven (pass_zone) */
 } witnesses_t;
+
+/* The zones of the proofs after a pass, by defender's turn (direct-mapped). */
+#define ZONE_CACHE_LOG2 14
+typedef struct {
+    qc_mask a, d, zone;
+} zone_slot;
 
 struct qd_search {
     qc_mask root_a, root_d;
@@ -119,6 +129,8 @@ struct qd_search {
     int first;                /* opt.first_move: the root's move in the canonical frame, else -1 */
     int first_wins;           /* and it completes a line */
     qc_mask first_a, first_d; /* and the canonical position after it */
+    zone_slot *zones;         /* opt.pass_node_limit: the zones found (a == d == 0: empty slot) */
+    uint64_t pass_searches, pass_proofs, zone_proofs;
 };
 
 static double now(void)
@@ -447,10 +459,167 @@ static void remember(witnesses_t *w, const qc_forced_win_result *r, const uint8_
     w->count += w->count < WITNESSES;
 }
 
+/* ------------------------------------------------------------------ pass proofs */
+
+/* The cells of the lines on which a defender mark would change the rules' verdicts: the
+ * attacker's threes (the mark would block one) and the lines where the defender has two or
+ * more marks and the attacker none (the mark would make a three, or four). `sequence`: at
+ * the end of a threat sequence, whose positions are not walked one by one, whatever the
+ * other side holds (a line free of the other side at some point of the sequence). */
+static qc_mask line_zone(qc_mask a, qc_mask d, int sequence)
+{
+    qc_mask z = 0;
+    for (int i = 0; i < QC_LINES; i++) {
+        const qc_mask l = qc_line_masks[i];
+        const int na = qc_count(a & l), nd = qc_count(d & l);
+        if ((na >= 3 && (sequence || !nd)) || (nd >= 2 && (sequence || !na)))
+            z |= l;
+    }
+    return z;
+}
+
+#define ZONE_WALK_LIMIT 20000 /* positions of the proof tree walked, in the pass's own frame */
+
+typedef struct {
+    qd_search *z; /* the search after the pass, proven */
+    qv_map seen;
+    uint64_t visits;
+    qc_mask zone;
+} zone_walk_t;
+
+/*
+ * The zone of the proof tree in z's table below (a, d), in the pass's frame (the cells are
+ * not canonicalised: the zone is a set of cells of the board at the pass). The proof is
+ * the attacker's strategy T. A defender mark on a cell c outside the zone changes nothing T
+ * relies on: T never plays c (nor does any threat sequence at its leaves); at every
+ * position of T where c is empty, c blocks none of the attacker's threes and makes no three
+ * for the defender (no line through c holds two defender marks and no attacker mark), so
+ * the rules' verdicts (win now, block, a double three, the defender's win) and the threat
+ * sequences are as they were; the defender's replies are T's less c. So T wins the position
+ * after the reply c too, every one of its lines avoiding c.
+ * Returns 0, or -1 when part of the proof is missing from z's table or the walk is too long.
+ */
+static int zone_walk(zone_walk_t *w, qc_mask a, qc_mask d, int attacker)
+{
+    const int added = qv_map_put(&w->seen, a, d, 0);
+    if (added <= 0)
+        return added;
+    if (++w->visits > ZONE_WALK_LIMIT)
+        return -1;
+    w->zone |= line_zone(a, d, 0);
+    qc_mask ca, cd;
+    const int t = qc_canonical(a, d, &ca, &cd);
+    node_t n;
+    if (!probe(w->z, ca, cd, &n) || n.pn != 0)
+        return -1;
+    if (attacker) {
+        if (n.kind == K_WIN)
+            return 0;
+        if (n.kind == K_FORCED) { /* the sequence's cells, and the lines it fills */
+            qc_forced_win_result r;
+            qc_search_options o = QC_SEARCH_DEFAULTS;
+            o.any_win = 1;
+            o.node_limit = w->z->leaf_limit;
+            if (qc_forced_win(a, d, &o, &r) <= 0)
+                return -1;
+            qc_mask xa = a, xd = d;
+            for (int i = 0; i < r.seq_len; i++) {
+                const qc_mask b = 1ULL << r.seq[i];
+                w->zone |= b;
+                *(i & 1 ? &xd : &xa) |= b;
+            }
+            w->zone |= line_zone(xa, xd, 1);
+            return 0;
+        }
+        int m = -1;
+        if (n.kind == K_BLOCK) {
+            m = qc_low(qc_threat_cells(d, a));
+        } else { /* a proven move: the one with the least work below it */
+            kid_t kids[QC_CELLS];
+            const int k = children(ca, cd, 1, kids);
+            uint32_t least = UINT32_MAX;
+            for (int i = 0; i < k; i++) {
+                node_t kn;
+                if (probe(w->z, kids[i].a, kids[i].d, &kn) && kn.pn == 0 && kn.work < least) {
+                    least = kn.work;
+                    m = qc_transform(qc_inverse(t))[kids[i].move];
+                }
+            }
+            if (m < 0)
+                return -1;
+        }
+        w->zone |= 1ULL << m;
+        return zone_walk(w, a | 1ULL << m, d, 0);
+    }
+    if (n.kind == K_DOUBLE)
+        return 0;
+    const qc_mask mine = qc_threat_cells(a, d);
+    for (qc_mask e = mine ? mine & -mine : ~(a | d); e; e &= e - 1) /* every reply, in this frame */
+        if (zone_walk(w, a, d | (e & -e), 1) < 0)
+            return -1;
+    return 0;
+}
+
+/*
+ * At the defender's turn (a, d) (canonical, no threes), K_MOVE: the zone of a proof that
+ * the attacker wins after a pass, found by a search of at most opt.pass_node_limit nodes
+ * (its nodes count as this search's). Searched once per position (F_PASS in *n's flags);
+ * the zones found are kept in a cache. Returns 1 with *zone, else 0.
+ */
+static int pass_zone(qd_search *s, qc_mask a, qc_mask d, node_t *n, qc_mask *zone)
+{
+    zone_slot *slot = s->zones + (hash_of(a, d) & (((size_t)1 << ZONE_CACHE_LOG2) - 1));
+    if (slot->a == a && slot->d == d && (a | d)) {
+        *zone = slot->zone;
+        return 1;
+    }
+    if (n->flags & F_PASS)
+        return 0;
+    n->flags |= F_PASS;
+    qd_options o = {0};
+    o.node_limit = s->opt.pass_node_limit;
+    o.memory_bytes = (size_t)16 << 20;
+    o.leaf_node_limit = s->leaf_limit;
+    o.stop = s->opt.stop;
+    qd_search *z = qd_new(a, d, &o); /* the attacker to move on the same board: the pass */
+    if (!z)
+        return 0;
+    qd_result r;
+    qd_run(z, &r);
+    s->nodes += r.nodes;
+    s->leaf_calls += r.leaf_calls;
+    s->leaf_nodes += r.leaf_nodes;
+    s->leaf_seconds += r.leaf_seconds;
+    s->pass_searches++;
+    int found = 0;
+    zone_walk_t w = {z, {0}, 0, 0};
+    if (r.status == QD_WON && qv_map_init(&w.seen, 1024) == 0) {
+        found = zone_walk(&w, a, d, 1) == 0 && ~(a | d) & ~w.zone;
+        qv_map_free(&w.seen);
+    }
+    qd_free(z);
+    if (found) {
+        s->pass_proofs++;
+        *slot = (zone_slot){a, d, w.zone};
+        *zone = w.zone;
+    }
+    return found;
+}
+
 static void get_kid(qd_search *s, qc_mask a, qc_mask d, const kid_t *k, witnesses_t *w, node_t *n)
 {
-    if (probe(s, k->a, k->d, n))
+    const int zoned = w && w->zoned && !(w->zone >> k->move & 1);
+    if (probe(s, k->a, k->d, n) && (!zoned || n->pn == 0 || n->dn == 0))
         return;
+    if (zoned) { /* the proof after the pass holds (also for a reply searched before the pass was) */
+        s->nodes++;
+        s->zone_proofs++;
+        settle(n, 1, K_ZONE);
+        n->work = 1;
+        n->best = NO_MOVE;
+        put(s, k->a, k->d, n);
+        return;
+    }
     int forced = w && w->none ? -1 : 0;
     if (w && !forced) {
         const qc_mask dk = d | 1ULL << k->move;
@@ -491,11 +660,15 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
     witnesses_t wit, *w = NULL;
     if (!attacker && n.kind == K_MOVE) {
         w = &wit;
-        w->none = w->count = w->next = 0;
+        w->none = w->count = w->next = w->zoned = 0;
         if (leaf(s, a, d, 0, &r)) { /* K_MOVE: no threes on the board */
             remember(w, &r, qc_transform(0)); /* the identity: already in this frame */
         } else {
             w->none = r.length == 0 && r.reached == QC_NONE_AT_ANY_LENGTH;
+            if (s->zones && n.work >= (uint64_t)s->opt.pass_work * s->opt.pass_node_limit) /* no threat
+                * sequence after a pass, and the replies have cost pass_work times the pass search's
+                * budget: perhaps a proof tree */
+                w->zoned = pass_zone(s, a, d, &n, &w->zone);
         }
     }
     kid_t kids[QC_CELLS];
@@ -514,7 +687,13 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         int best = 0;
         uint32_t first = INF + 1, second = INF, least = INF;
         uint64_t sum = 0;
+        uint32_t most = 0, open_kids = 0; /* weak sums (opt.weak_pns) */
         for (int i = 0; i < k; i++) {
+            const uint32_t other = attacker ? kn[i].dn : kn[i].pn;
+            if (other > 0 && other < INF) {
+                most = other > most ? other : most;
+                open_kids++;
+            }
             uint32_t v = attacker ? kn[i].pn : kn[i].dn;
             if (v > 0 && v < INF) /* (saturating below INF: INF means disproven) */
                 v = v + penalty[i] < INF ? v + penalty[i] : INF - 1;
@@ -535,7 +714,9 @@ static void mid(qd_search *s, qc_mask a, qc_mask d, uint32_t thpn, uint32_t thdn
         /* A sum saturates one below INF: INF means settled. (Saturating at INF made an
          * unsettled node with a huge disproof number look disproven to its parent, and the
          * empty board's search stopped with the root's proof number at 2.) */
-        const uint32_t total = sum >= INF - 1 ? INF - 1 : (uint32_t)sum;
+        uint32_t total = sum >= INF - 1 ? INF - 1 : (uint32_t)sum;
+        if (s->opt.weak_pns > attacker && total < INF - 1 && open_kids) /* 1: the defender's turns, 2: both */
+            total = most + open_kids - 1;
         if (attacker) {
             n.pn = least;
             n.dn = n.pn == 0 ? INF : total;
@@ -612,6 +793,10 @@ qd_search *qd_new(qc_mask a, qc_mask d, const qd_options *opt)
         return NULL;
     }
     s->bucket_mask = buckets - 1;
+    if (s->opt.pass_node_limit && !(s->zones = calloc((size_t)1 << ZONE_CACHE_LOG2, sizeof *s->zones))) {
+        qd_free(s);
+        return NULL;
+    }
     s->root_a = a;
     s->root_d = d;
     s->rt = qc_canonical(a, d, &s->ra, &s->rd);
@@ -631,9 +816,12 @@ void qd_free(qd_search *s)
     if (!s)
         return;
     free(s->tt);
+    free(s->zones);
     qc_tt_free(s->leaf_tt);
     free(s);
 }
+
+uint64_t qd_nodes(const qd_search *s) { return s->nodes; }
 
 /* The root's move in its own orientation: the winning move when proven, else the child
  * with the least proof number (then the greatest disproof number). */
@@ -699,6 +887,9 @@ int qd_run(qd_search *s, qd_result *out)
     out->table_entries = (s->bucket_mask + 1) * BUCKET;
     out->table_used = s->used;
     out->replaced = s->replaced;
+    out->pass_searches = s->pass_searches;
+    out->pass_proofs = s->pass_proofs;
+    out->zone_proofs = s->zone_proofs;
     return out->status;
 }
 
@@ -706,7 +897,7 @@ int qd_run(qd_search *s, qd_result *out)
 
 /* Bump when a stored number's meaning changes (evaluation, proof numbers, kinds): a saved
  * table of other semantics is refused rather than trusted. */
-#define SEMANTICS 2 /* 2: the attacker's proof numbers count move penalties */
+#define SEMANTICS 3 /* 2: the attacker's proof numbers count move penalties; 3: K_ZONE */
 
 typedef struct {
     char magic[8];
@@ -814,6 +1005,10 @@ typedef struct {
 static int proven(qd_search *s, qc_mask a, qc_mask d, node_t *n)
 {
     get(s, a, d, 0, n);
+    if (n->pn == 0 && n->kind == K_ZONE) { /* proven by a pass proof's zone: search its own tree */
+        evaluate(s, a, d, 1, 0, n, NULL);
+        put(s, a, d, n);
+    }
     if (n->pn != 0) {
         mid(s, a, d, INF, INF, 0);
         get(s, a, d, 0, n);

@@ -45,7 +45,26 @@ typedef struct {
     int (*progress)(void *ctx, const qd_progress *p);
     void *progress_ctx;
     double progress_seconds;
+    /* Proofs reused across the defender's replies: at a defender's turn where a pass would
+     * not lose to a threat sequence, a search of at most this many nodes looks for a proof
+     * tree of the attacker's win after the pass; each reply outside that proof's zone (the
+     * cells the attacker plays in it, and the cells of every line on which one side has two
+     * or more marks and the other none, at any of its positions) is then proven without a
+     * search of its own. 0 = off. */
+    uint64_t pass_node_limit;
+    /* A defender's turn is searched after a pass once the work below it reaches pass_work
+     * times pass_node_limit (0: at its first expansion): at its first expansion most such
+     * searches fail and cost more than the zones save. */
+    uint32_t pass_work;
+    /* Weak proof-number search (Ueda et al.): a sum of the children's numbers is replaced by
+     * the largest plus the number of other unsettled children, so that a position reached by
+     * many move orders is not counted once per order. 0 = plain sums, 1 = at the defender's
+     * turns (the proof numbers), 2 = at both. */
+    int weak_pns;
 } qd_options;
+
+#define QD_PASS_NODES 1000 /* the pass_node_limit and pass_work the Python module uses unless told */
+#define QD_PASS_WORK 4
 
 typedef struct {
     int status;              /* QD_WON, QD_NOT_WON or QD_UNKNOWN */
@@ -61,6 +80,9 @@ typedef struct {
     uint64_t table_entries;  /* capacity of the table at the end (it doubles up to memory_bytes) */
     uint64_t table_used;     /* occupied entries at the end */
     uint64_t replaced;       /* entries overwritten by others */
+    uint64_t pass_searches;  /* searches after a defender's pass (pass_node_limit) */
+    uint64_t pass_proofs;    /* of which won, with a zone */
+    uint64_t zone_proofs;    /* defender replies proven by a pass proof's zone */
 } qd_result;
 
 /* A strategic move of the extracted proof: canonical (attacker, defender) masks and the
@@ -99,6 +121,8 @@ long qd_extract(qd_search *s, qd_entry **entries);
 enum { QD_LOAD_CORRUPT = -1, QD_LOAD_OTHER_ROOT = -2 };
 size_t qd_save(const qd_search *s, uint64_t max_entries, void **blob);
 long qd_load(qd_search *s, const void *blob, size_t size);
+/* Positions evaluated so far, extraction included (qd_result.nodes counts the search's). */
+uint64_t qd_nodes(const qd_search *s);
 void qd_free(qd_search *s);
 
 #endif /* QUBIC_DFPN_H */

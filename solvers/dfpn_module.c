@@ -2,7 +2,8 @@
  * dfpn_module.c -- the CPython module qubic_logic._dfpn over dfpn.h.
  *
  *   solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True,
- *         leaf_node_limit=0, first_move=-1, table=None, keep=0) -> dict
+ *         leaf_node_limit=0, first_move=-1, table=None, keep=0, pass_nodes=-1, pass_work=-1,
+ *         weak_pns=0) -> dict
  *       df-pn search of (a, d), `a` to move (dfpn.h). Releases the GIL while searching;
  *       progress(nodes, proof_number, disproof_number) is called about four times a
  *       second (with the GIL), and Ctrl-C (SIGINT in the main thread) or an exception in
@@ -72,16 +73,18 @@ static const char *stopped_by(int stopped, int interrupted)
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"a", "d", "time_limit", "node_limit", "memory_mb", "progress", "extract",
-                             "leaf_node_limit", "first_move", "table", "keep_share", NULL};
+                             "leaf_node_limit", "first_move", "table", "keep_share", "pass_nodes", "pass_work", "weak_pns", NULL};
     unsigned long long a, d, node_limit = 0, leaf_node_limit = 0;
     double time_limit = 0.0, memory_mb = 0.0;
     PyObject *progress = Py_None;
     int extract = 1, first_move = -1;
     Py_buffer saved = {0};
     unsigned long long keep_share = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*K", kwlist, &a, &d, &time_limit, &node_limit,
+    long long pass_nodes = -1, pass_work = -1;
+    int weak_pns = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*KLLi", kwlist, &a, &d, &time_limit, &node_limit,
                                      &memory_mb, &progress, &extract, &leaf_node_limit, &first_move, &saved,
-                                     &keep_share))
+                                     &keep_share, &pass_nodes, &pass_work, &weak_pns))
         return NULL;
     PyObject *result = NULL;
     if (a & d) {
@@ -101,6 +104,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     opt.first_move = first_move + 1;
     opt.progress = on_progress;
     opt.progress_ctx = &ctx;
+    opt.pass_node_limit = pass_nodes < 0 ? QD_PASS_NODES : (uint64_t)pass_nodes;
+    opt.pass_work = pass_work < 0 ? QD_PASS_WORK : (uint32_t)pass_work;
+    opt.weak_pns = weak_pns;
     qd_search *s = qd_new(a, d, &opt);
     if (!s) {
         PyErr_NoMemory();
@@ -129,6 +135,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     qd_run(s, &r);
     if (r.status == QD_WON && extract && !ctx.interrupted)
         n = qd_extract(s, &entries);
+    const uint64_t extraction_nodes = qd_nodes(s) - r.nodes;
     if (r.status == QD_UNKNOWN && keep_share) {
         const uint64_t share = r.table_used / keep_share;
         blob_size = qd_save(s, share > KEEP_AT_LEAST ? share : KEEP_AT_LEAST, &blob);
@@ -156,7 +163,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     const char *status = r.status == QD_WON ? "won" : r.status == QD_NOT_WON ? "not won" : "unknown";
     result = Py_BuildValue(
-        "{s:s,s:s,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:d,s:K,s:K,s:K,s:n,s:N,s:O,s:N,s:l}", "status", status, "stopped_by",
+        "{s:s,s:s,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:d,s:K,s:K,s:K,s:n,s:N,s:O,s:N,s:l,s:K,s:K,s:K,s:K}", "status", status, "stopped_by",
         stopped_by(r.stopped, ctx.interrupted), "move", r.move, "proof_number", (unsigned long long)r.pn,
         "disproof_number", (unsigned long long)r.dn, "nodes", (unsigned long long)r.nodes, "expansions",
         (unsigned long long)r.expansions, "leaf_calls", (unsigned long long)r.leaf_calls, "leaf_nodes",
@@ -164,7 +171,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
         (unsigned long long)r.table_entries, "table_used", (unsigned long long)r.table_used, "replaced",
         (unsigned long long)r.replaced, "entry_bytes", (Py_ssize_t)qd_entry_bytes(), "entries", list,
         "extracted", (r.status == QD_WON && extract && n >= 0) ? Py_True : Py_False, "table", table, "loaded",
-        loaded);
+        loaded, "pass_searches", (unsigned long long)r.pass_searches, "pass_proofs",
+        (unsigned long long)r.pass_proofs, "zone_proofs", (unsigned long long)r.zone_proofs, "extraction_nodes",
+        (unsigned long long)extraction_nodes);
 done:
     if (saved.buf)
         PyBuffer_Release(&saved);
@@ -179,7 +188,10 @@ static PyObject *py_entry_bytes(PyObject *self, PyObject *unused)
 static PyMethodDef methods[] = {
     {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True, leaf_node_limit=0,"
-     " first_move=-1, table=None, keep_share=0) -> dict"},
+     " first_move=-1, table=None, keep_share=0, pass_nodes=-1, pass_work=-1) -> dict (pass_nodes: the node"
+     " budget of the search after a defender's pass whose proof's zone proves the replies outside it, 0 = off;"
+     " pass_work: tried once a defender's turn has cost pass_work times that, 0 = at once; -1 = defaults;"
+     " weak_pns: 1 = weak sums at the defender's turns, 2 = at both, 0 = plain sums)"},
     {"entry_bytes", py_entry_bytes, METH_NOARGS, "bytes per transposition-table entry"},
     {NULL, NULL, 0, NULL},
 };

@@ -252,6 +252,20 @@ def propagated(position: Position, kids: dict[Key, BookEntry | None], moves: dic
     return None
 
 
+def derived(book: OpeningBook, position: Position, moves: dict[Key, int] | None = None) -> BookEntry | None:
+    """The value of ``position`` from its children's entries in ``book`` (see :func:`propagated`), or None.
+
+    ``moves``: :func:`children` of ``position``, when the caller has them. A finished game is its own value.
+    """
+    if position.is_over:  # the last move completed four (or filled the board)
+        return BookEntry(position, "loss" if position.winner else "no win", how="over", proof_size=0)
+    moves = children(position) if moves is None else moves
+    values = [book.value(k) for k in moves]
+    if "loss" not in values and any(v != "win" for v in values):
+        return None  # nothing to derive yet: skip reading the entries
+    return propagated(position, {k: book.get(Position(*k)) for k in moves}, moves)
+
+
 class Builder:
     """One build of a book: the tree, the store, and propagation after each settled position."""
 
@@ -269,14 +283,8 @@ class Builder:
         current = self.book.get(position)
         if current is not None and current.how in ("solved", "over"):
             return
-        if position.is_over:  # the last move completed four (or filled the board)
-            found = BookEntry(position, "loss" if position.winner else "no win", how="over", proof_size=0)
-        else:
-            moves = self._children.get(key) or self._children.setdefault(key, children(position))
-            values = [self.book.value(k) for k in moves]
-            if "loss" not in values and any(v != "win" for v in values):
-                return  # nothing to derive yet: skip reading the entries
-            found = propagated(position, {k: self.book.get(Position(*k)) for k in moves}, moves)
+        moves = self._children.get(key) or self._children.setdefault(key, children(position))
+        found = derived(self.book, position, moves)
         if found is None or (current is not None and current.settled and
                              (current.value, current.move, current.proof_size) ==
                              (found.value, found.move, found.proof_size)):

@@ -289,25 +289,30 @@ class OpeningBook:
 
         ``table``: an open entry's saved search table (a settled entry's is dropped).
         """
+        with self.db:
+            self.write(entry, solve, table)
+
+    def write(self, entry: BookEntry, solve: SearchLog | None = None, table: bytes | None = None) -> None:
+        """:meth:`settle` inside a transaction the caller holds (``with book.db:``), so that several
+        entries are stored together or not at all (an archive's import)."""
         x, o, t = canonical_key(entry.position)
         move = None if entry.move is None else TRANSFORMS[t][entry.move]
         strategy = None if entry.strategy_text is None else zlib.compress(entry.strategy_text.encode("ascii"), 6)
-        with self.db:
-            self.db.execute(
-                "INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (_signed(x), _signed(o), entry.stones, entry.position.to_move, entry.value, move,
-                 entry.proof_size, entry.nodes, entry.seconds, entry.how, entry.budget, strategy,
-                 _now() if entry.settled else None))
-            if solve is not None:
-                self.db.execute("INSERT INTO solves (build, x, o, status, nodes, seconds, budget, finished_at, "
-                                "proof_number, disproof_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                (solve.build, _signed(x), _signed(o), solve.status, solve.nodes, solve.seconds,
-                                 entry.budget, _now(), solve.proof_number, solve.disproof_number))
-            if table is not None and not entry.settled:
-                self.db.execute("INSERT OR REPLACE INTO tables (x, o, saved_at, blob) VALUES (?, ?, ?, ?)",
-                                (_signed(x), _signed(o), _now(), table))
-            else:
-                self.db.execute("DELETE FROM tables WHERE x = ? AND o = ?", (_signed(x), _signed(o)))
+        self.db.execute(
+            "INSERT OR REPLACE INTO positions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (_signed(x), _signed(o), entry.stones, entry.position.to_move, entry.value, move,
+             entry.proof_size, entry.nodes, entry.seconds, entry.how, entry.budget, strategy,
+             _now() if entry.settled else None))
+        if solve is not None:
+            self.db.execute("INSERT INTO solves (build, x, o, status, nodes, seconds, budget, finished_at, "
+                            "proof_number, disproof_number) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (solve.build, _signed(x), _signed(o), solve.status, solve.nodes, solve.seconds,
+                             entry.budget, _now(), solve.proof_number, solve.disproof_number))
+        if table is not None and not entry.settled:
+            self.db.execute("INSERT OR REPLACE INTO tables (x, o, saved_at, blob) VALUES (?, ?, ?, ?)",
+                            (_signed(x), _signed(o), _now(), table))
+        else:
+            self.db.execute("DELETE FROM tables WHERE x = ? AND o = ?", (_signed(x), _signed(o)))
 
     @guarded
     def start_build(self, stones: int, budget: float | None, executor: str, jobs: int) -> int:

@@ -53,6 +53,7 @@ class BookVerification:
     unchecked: dict[str, int] = field(default_factory=dict)
     stopped: str | None = None
     total: int = 0
+    derived: list[tuple[str, str, int]] = field(default_factory=list)  # settled by the verified entries' values
 
     @property
     def verified(self) -> bool:
@@ -62,11 +63,14 @@ class BookVerification:
         """One line per entry, then the summary."""
         out = [f"{p:<20} {v:<5} {size:>7,} strategic positions  {verdict.upper()}  ({n:,} positions, {s:.2f} s)"
                for p, v, size, verdict, n, s in self.results]
-        good = sum(r[3] == "verified" for r in self.results)
+        out += [f"{p:<20} {v:<5} {size:>7,} strategic positions  VERIFIED  (by its replies' proofs, verified above)"
+                for p, v, size in self.derived]
+        good = sum(r[3] == "verified" for r in self.results) + len(self.derived)
         skipped = ", ".join(f"{n:,} {v} (nothing to check)" for v, n in self.unchecked.items() if n)
         state = f"stopped ({self.stopped}) after {len(self.results):,} of {self.total:,}; " if self.stopped else ""
         verdict = "VERIFIED" if self.verified else "NOT VERIFIED"
-        out.append(f"{self.path}: {verdict} — {state}{good:,} of {len(self.results):,} strategies verified"
+        out.append(f"{self.path}: {verdict} — {state}{good:,} of {len(self.results) + len(self.derived):,} "
+                   "strategies verified"
                    + (f"; {skipped}" if skipped else ""))
         return out
 

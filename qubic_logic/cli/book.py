@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
+import tempfile
+from contextlib import contextmanager
+from typing import Iterator
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -11,8 +15,10 @@ from ..errors import QubicError
 from ..position import Position
 from ..book.build import DEFAULT_BUDGET, DEFAULT_MEMORY, FIRST_ROUND, ROUND_FACTOR, BuildReport
 from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
+from ..book.archive import export_archive, import_archive, shipped_archive, verify_archive
 from ..book.verify import verify_book
 from ..book.store import position_name
+from ..notation import format_cell
 from ..wording import counted
 from ._common import (_position, cell_names, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       position_arg, positive_int, print_json, seconds)
@@ -79,9 +85,39 @@ def run_build(args: argparse.Namespace) -> int:
     return 130 if report.stopped == "interrupted" else 0  # as every command after Ctrl-C
 
 
+@contextmanager
+def _book_file(book: str | None) -> Iterator[str]:
+    """``book``, or (None) the package's archive imported into a temporary book (its proofs are checked by
+    ``qubic book verify``)."""
+    if book is not None:
+        yield book
+        return
+    with tempfile.TemporaryDirectory(prefix="qubic-book-") as folder:
+        path = os.path.join(folder, "shipped.sqlite")
+        import_archive(path, shipped_archive(), verify=False)
+        yield path
+
+
+def _book_and_position(args: argparse.Namespace) -> None:
+    """``show [BOOK] POSITION``: with one argument, the position in the package's book."""
+    if len(args.args) > 2:
+        raise QubicError(f"expected [BOOK] POSITION, got {len(args.args)} arguments")
+    args.book = args.args[0] if len(args.args) == 2 else None
+    try:
+        args.position = _position(args.args[-1])
+    except argparse.ArgumentTypeError as exc:
+        raise QubicError(str(exc)) from None
+
+
 def run_show(args: argparse.Namespace) -> int:
+    _book_and_position(args)
     check_output(args.output)
-    with OpeningBook.open(args.book) as book:
+    with _book_file(args.book) as path:
+        return _show(args, path)
+
+
+def _show(args: argparse.Namespace, path: str) -> int:
+    with OpeningBook.open(path) as book:
         answer = book.lookup(args.position)
         replies = reply_table(book, args.position) if answer is not None else []
         if not any(child is not None for _, child in replies):
@@ -90,7 +126,7 @@ def run_show(args: argparse.Namespace) -> int:
         searches = book.searches(args.position) if answer is not None and answer.value == "open" else []
         saved = answer is not None and answer.value == "open" and book.saved_table(args.position) is not None
     if answer is None:
-        msg = (f"{position_name(args.position)}: not in the book ({args.book} holds the positions up to "
+        msg = (f"{position_name(args.position)}: not in the book ({args.book or 'the shipped book'} holds the positions up to "
                f"{stones} stones from its root; this one has {args.position.count})")
         if args.json:
             print_json({"position": position_name(args.position), "value": None, "in_book": False})
@@ -157,14 +193,38 @@ def run_stats(args: argparse.Namespace) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     err = terminal_console(stderr=True)
     with executor_from(args) as executor, err.status("verifying…") as status:
-        result = verify_book(args.book, executor=executor, time_limit=args.time_limit,
-                             progress=lambda done, total: status.update(f"verifying… {done} of {total} entries"))
+        def show(done: int, total: int) -> None:
+            status.update(f"verifying… {done} of {total} entries")
+
+        if args.book is None:  # the shipped archive: every proof file, then the values that follow from them
+            result = verify_archive(shipped_archive(), executor=executor, progress=show, time_limit=args.time_limit)
+            result.path = f"{shipped_archive()} (the book shipped with qubic-logic)"
+        else:
+            result = verify_book(args.book, executor=executor, time_limit=args.time_limit, progress=show)
     if args.json:
         print_json(result.to_json())
     else:
         for line in result.lines():
             say(line)
     return 0 if result.verified else 1
+
+
+def run_export(args: argparse.Namespace) -> int:
+    report = export_archive(args.book, args.folder)
+    print(f"{report.folder}: {report.entries:,} positions, {report.proofs:,} proof files ({report.bytes:,} bytes); "
+          f"import them into a book with: qubic book import BOOK {report.folder}")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    check_output(args.book)
+    err = Console(stderr=True)
+    with executor_from(args) as executor, err.status("verifying…") as status:
+        report = import_archive(args.book, args.folder, executor=executor,
+                                progress=lambda done, total: status.update(f"verifying… {done} of {total} proofs"))
+    for line in report.lines():
+        print(line)
+    return 1 if report.refused else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -193,9 +253,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     executor_args(b)
     b.set_defaults(func=run_build)
 
-    s = books.add_parser("show", help="the value, best move and proof size of a position")
-    s.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
-    position_arg(s)
+    s = books.add_parser("show", help="the value, best move and proof size of a position",
+                         usage="qubic book show [-h] [-o DICT] [--notation ...] [--json] [BOOK] POSITION")
+    s.add_argument("args", nargs="+", metavar="[BOOK] POSITION",
+                   help="the book (default: the book to two stones shipped with qubic-logic) and a position: "
+                        "McDaniel moves 1-2,22-52,27 | Patashnik xo1x8x8o41o | moves:0,1,21 | empty")
     s.add_argument("-o", "--output", metavar="DICT", default=None,
                    help="write the stored strategy of a won position (Patashnik's dictionary format) here")
     notation_arg(s)
@@ -209,8 +271,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.set_defaults(func=run_stats)
 
     v = books.add_parser("verify", help="re-verify every stored strategy (VERIFIED per entry)")
-    v.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
+    v.add_argument("book", metavar="BOOK", nargs="?", default=None,
+                   help="the book (default: the book to two stones shipped with qubic-logic)")
     v.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds before stopping")
     executor_args(v)
     json_arg(v)
     v.set_defaults(func=run_verify)
+
+    e = books.add_parser("export", help="write a book's proofs to a folder: one proof file per settled position")
+    e.add_argument("book", metavar="BOOK")
+    e.add_argument("folder", metavar="DIR", help="the archive folder (created, or replaced as a whole)")
+    e.set_defaults(func=run_export)
+
+    i = books.add_parser("import", help="verify an archive's proofs and add them to a book (values propagate)")
+    i.add_argument("book", metavar="BOOK", help="the SQLite file (created if absent)")
+    i.add_argument("folder", metavar="DIR", help="a folder written by `qubic book export`")
+    executor_args(i)
+    i.set_defaults(func=run_import)

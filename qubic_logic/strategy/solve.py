@@ -306,6 +306,9 @@ def solve(
     move: int | None = None,
     table: bytes | None = None,
     save_table: bool = False,
+    pass_nodes: int | None = None,
+    pass_work: int | None = None,
+    weak_pns: int = 0,
 ) -> SolveResult:
     """Does the side to move force a win? Proof-number search over threat-sequence leaves.
 
@@ -327,6 +330,16 @@ def solve(
     position (and ``move``) goes on where that one stopped. A table of another
     position, or not a table, raises :class:`DataFormatError`.
 
+    ``pass_nodes`` (native search only): the node budget of the search after a
+    defender's pass, whose proof's zone proves the replies outside it (see
+    docs/solving.md); 0 switches this proof reuse off, None keeps the default.
+    ``pass_work``: a defender's turn is tried once the work below it reaches
+    ``pass_work`` times that budget (0: at its first expansion; None: the default).
+    ``weak_pns``: 1 sums the proof numbers at the defender's turns weakly (the
+    largest child's plus one per other unsettled child: a position reached by
+    many move orders is not counted once per order), 2 also the disproof
+    numbers at the attacker's turns; 0 (the default) plain sums.
+
     >>> from qubic_logic.notation import parse_position
     >>> p = parse_position('moves:0,16,1,17,2,18')
     >>> solve(p, move=3).status, solve(p, move=60).status
@@ -344,7 +357,8 @@ def solve(
         raise EngineUnavailableError("a fixed first move and saved tables need the native solver (solver "
                                      "'native' or 'auto' with the native core built)")
     if native:
-        return _solve_native(position, time_limit, memory_limit, node_limit, progress, move, table, save_table)
+        return _solve_native(position, time_limit, memory_limit, node_limit, progress, move, table, save_table,
+                             pass_nodes, pass_work, weak_pns)
     start = time.monotonic()
     search = search or ProofNumberSearch(core)
     attacker = position.to_move
@@ -394,6 +408,9 @@ def _solve_native(
     move: int | None = None,
     table: bytes | None = None,
     save_table: bool = False,
+    pass_nodes: int | None = None,
+    pass_work: int | None = None,
+    weak_pns: int = 0,
 ) -> SolveResult:
     """:func:`solve` by the C df-pn search (solvers/dfpn.c); the strategy is extracted from its table."""
     attacker = position.to_move
@@ -402,7 +419,9 @@ def _solve_native(
         r = DFPN_NATIVE.solve(a, d, time_limit=time_limit or 0.0, node_limit=node_limit or 0,
                               memory_mb=memory_limit or DEFAULT_MEMORY_MB,
                               progress=progress, first_move=-1 if move is None else move, table=table,
-                              keep_share=SAVED_TABLE_SHARE if save_table else 0)
+                              keep_share=SAVED_TABLE_SHARE if save_table else 0,
+                              pass_nodes=-1 if pass_nodes is None else pass_nodes,
+                              pass_work=-1 if pass_work is None else pass_work, weak_pns=weak_pns)
     except ValueError as exc:
         if table is None:
             raise
@@ -418,7 +437,7 @@ def _solve_native(
         else:
             status, stopped = "unknown", "interrupted"  # proven, but stopped while extracting the strategy
     keys = ("expansions", "leaf_calls", "leaf_nodes", "leaf_seconds", "table_entries", "table_used",
-            "replaced", "entry_bytes", "loaded")
+            "replaced", "entry_bytes", "loaded", "pass_searches", "pass_proofs", "zone_proofs", "extraction_nodes")
     extra = {"solver": "native", **{k: r[k] for k in keys}}
     pn, dn = (INFINITY if x >= NATIVE_INFINITY else x for x in (r["proof_number"], r["disproof_number"]))
     move = r["move"] if r["move"] >= 0 else None

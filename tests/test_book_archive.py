@@ -1,0 +1,161 @@
+"""Book archives: export, import (every proof verified first), refusals by name, propagation across imports,
+and the book shipped in the package."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qubic_logic.book import OpeningBook, build_book
+from qubic_logic.book.archive import INDEX, export_archive, import_archive, read_index, shipped_archive
+from qubic_logic.book.verify import verify_book
+from qubic_logic.errors import QubicError
+from qubic_logic.notation import format_patashnik, parse_patashnik, parse_position
+
+ROOT = parse_position("1-2,22-52,27")  # O to move: 59 reply classes, each an X win found in a few seconds in all
+QUBIC = [sys.executable, "-m", "qubic_logic.cli"]
+
+
+def qubic(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*QUBIC, *args], capture_output=True, text=True, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("archive")
+    build_book(folder / "b.sqlite", 6, root=ROOT, jobs=1)
+    export_archive(folder / "b.sqlite", folder / "proofs")
+    return folder
+
+
+def _values(path: Path) -> dict[str, tuple]:
+    with OpeningBook.open(path) as book:
+        return {format_patashnik(e.position): (e.value, e.move, e.proof_size) for e in book.entries()}
+
+
+@pytest.mark.slow
+def test_export_writes_one_proof_per_searched_position_and_import_gives_the_same_book(archive, tmp_path):
+    index = read_index(archive / "proofs")
+    files = sorted(p.name for p in (archive / "proofs").iterdir() if p.name != INDEX)
+    assert len(index["entries"]) == 60 and len(files) == 59
+    assert sorted(e["proof"] for e in index["entries"] if e["proof"]) == files
+    report = import_archive(tmp_path / "c.sqlite", archive / "proofs", jobs=1)
+    assert (report.imported, report.derived, report.refused, report.open) == (59, 1, [], 0)
+    assert report.positions > 59  # the verifier walked every proof
+    assert _values(tmp_path / "c.sqlite") == _values(archive / "b.sqlite")
+    with OpeningBook.open(tmp_path / "c.sqlite") as book:
+        assert book.lookup(ROOT).value == "loss"
+    assert verify_book(tmp_path / "c.sqlite", jobs=1).verified
+
+
+def _damage(folder: Path) -> str:
+    """Flip two bytes inside one proof file (its index unchanged); returns its name."""
+    name = next(e["proof"] for e in read_index(folder)["entries"] if e["proof"])
+    data = bytearray((folder / name).read_bytes())
+    data[30] ^= 0xFF
+    data[31] ^= 0xFF
+    (folder / name).write_bytes(bytes(data))
+    return name
+
+
+def test_import_refuses_a_damaged_proof_names_it_and_keeps_its_parent_open(archive, tmp_path):
+    bad = tmp_path / "bad"
+    shutil.copytree(archive / "proofs", bad)
+    name = _damage(bad)
+    done = qubic("book", "import", str(tmp_path / "d.sqlite"), str(bad), "--jobs", "1")
+    assert done.returncode == 1
+    assert f"refused {name}: damaged" in done.stdout
+    assert "58 proofs" in done.stdout and "1 refused" in done.stdout
+    shown = qubic("book", "show", str(tmp_path / "d.sqlite"), format_patashnik(ROOT))
+    assert "O to move: open" in shown.stdout  # one reply unshown: the loss is not claimed
+
+
+@pytest.mark.slow
+def test_import_refuses_a_proof_that_does_not_win_even_with_a_matching_checksum(archive, tmp_path):
+    wrong = tmp_path / "wrong"
+    shutil.copytree(archive / "proofs", wrong)
+    index = read_index(wrong)
+    first, second = [e for e in index["entries"] if e["proof"]][:2]
+    data = (wrong / second["proof"]).read_bytes()
+    (wrong / first["proof"]).write_bytes(data)  # another position's proof under this one's name
+    first["sha256"] = hashlib.sha256(data).hexdigest()
+    (wrong / INDEX).write_text(json.dumps(index))
+    report = import_archive(tmp_path / "e.sqlite", wrong, jobs=1)
+    assert [name for name, _ in report.refused] == [first["proof"]]
+    assert "does not hold" in report.refused[0][1]
+    with OpeningBook.open(tmp_path / "e.sqlite") as book:
+        assert book.get(parse_patashnik(first["position"])).value == "open"
+        assert book.lookup(ROOT).value == "open"
+
+
+@pytest.mark.slow
+def test_a_sub_position_archive_settles_the_parent_when_imported_later(archive, tmp_path):
+    """Work from separate runs adds up: the main archive lacks one reply, a second run's archive has it."""
+    partial = tmp_path / "partial"
+    shutil.copytree(archive / "proofs", partial)
+    index = read_index(partial)
+    missing = next(e for e in index["entries"] if e["proof"])
+    index["entries"].remove(missing)
+    (partial / INDEX).write_text(json.dumps(index))
+    book = tmp_path / "main.sqlite"
+    import_archive(book, partial, jobs=1)
+    with OpeningBook.open(book) as b:
+        assert b.lookup(ROOT).value == "open"
+    sub = parse_patashnik(missing["position"])
+    build_book(tmp_path / "sub.sqlite", sub.count, root=sub, jobs=1)  # the reply searched on its own
+    export_archive(tmp_path / "sub.sqlite", tmp_path / "sub")
+    report = import_archive(book, tmp_path / "sub", jobs=1)
+    assert (report.imported, report.derived) == (1, 1)
+    with OpeningBook.open(book) as b:
+        assert b.lookup(ROOT).value == "loss"
+
+
+def test_export_replaces_an_archive_but_not_another_folder(archive, tmp_path):
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "todo.txt").write_text("keep me")
+    with pytest.raises(QubicError, match="not a book archive"):
+        export_archive(archive / "b.sqlite", other)
+    assert (other / "todo.txt").read_text() == "keep me"
+    again = tmp_path / "again"
+    export_archive(archive / "b.sqlite", again)
+    (again / "stale.dict.gz").write_bytes(b"old")
+    export_archive(archive / "b.sqlite", again)
+    assert not (again / "stale.dict.gz").exists() and (again / INDEX).exists()
+    assert again.stat().st_mode & 0o777 == (tmp_path / "notes").stat().st_mode & 0o777  # as mkdir makes it
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
+
+
+def test_import_of_a_folder_without_an_index_is_one_line(tmp_path):
+    done = qubic("book", "import", str(tmp_path / "b.sqlite"), str(tmp_path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"no {INDEX}" in done.stderr
+
+
+def test_the_shipped_book_answers_without_a_build():
+    index = read_index(shipped_archive())
+    assert {e["position"] for e in index["entries"]} >= {"empty", "x", "1x"}
+    corner = qubic("book", "show", "moves:0")
+    assert corner.returncode == 0
+    assert "O to move LOSES" in corner.stdout and "strategic positions" in corner.stdout
+    empty = qubic("book", "show", "empty")
+    assert "X to move WINS with 0" in empty.stdout
+    weak = qubic("book", "show", "moves:1")
+    settled = {e["position"]: e["value"] for e in index["entries"]}
+    assert ("O to move LOSES" in weak.stdout) == (settled["1x"] == "loss")
+
+
+@pytest.mark.slow
+def test_the_shipped_book_verifies():
+    done = qubic("book", "verify", "--jobs", "2")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert all("VERIFIED" in line for line in lines)
+    index = read_index(shipped_archive())
+    assert len(lines) - 1 == sum(e["value"] in ("win", "loss") for e in index["entries"])
