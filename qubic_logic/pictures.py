@@ -75,6 +75,23 @@ def board_svg(
     return "".join(out)
 
 
+def axis_labels(level: int, form: str = "index") -> tuple[list[str], list[str]]:
+    """The names of a level's rows (top to bottom) and columns (left to right) in a cell notation.
+
+    In ``lrc`` and ``hp67`` a cell is written level, row, column, so rows and
+    columns are numbered 1..4; in ``index`` and ``number`` a row is named by
+    its first cell and a column by what it adds to it.
+
+    >>> axis_labels(1), axis_labels(1, 'lrc')
+    ((['16', '20', '24', '28'], ['+0', '+1', '+2', '+3']), (['1', '2', '3', '4'], ['1', '2', '3', '4']))
+    """
+    if form in ("lrc", "hp67"):
+        names = [str(i + 1) for i in range(4)]
+        return names, names
+    first = 1 if form == "number" else 0
+    return [str(16 * level + 4 * y + first) for y in range(4)], [f"+{x}" for x in range(4)]
+
+
 def cell_grid(level: int) -> list[list[int]]:
     """The cells of one level (0..3) as rows of four, as drawn.
 
