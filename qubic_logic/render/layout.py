@@ -33,7 +33,7 @@ class Layout:
 
 def layout_dot(boxes: dict[int, tuple[float, float]], edges: Iterable[tuple[int, int]], rankdir: str = "TB") -> str:
     """The DOT text ``dot`` lays out: fixed-size boxes, no labels."""
-    out = [f"digraph g {{ graph [rankdir={rankdir} nodesep=0.25 ranksep=0.45 splines=true];",
+    out = [f"digraph g {{ graph [rankdir={rankdir} nodesep=0.2 ranksep=0.35 splines=true];",
            " node [shape=box fixedsize=true label=\"\"];"]
     for node, (w, h) in boxes.items():
         out.append(f" n{int(node)} [width={w / POINTS_PER_INCH:.3f} height={h / POINTS_PER_INCH:.3f}];")

@@ -43,9 +43,10 @@ async function analyse() {
 // The server grows the graph and lays out the boxes the page asks for (Graphviz dot); the page draws them,
 // keeps the user's zoom and pan, and keeps a clicked node where it was when the drawing changes.
 
-const G = {data: null, nodes: new Map(), children: new Map(), expanded: new Set(), laid: null, seq: 0,
+const G = {data: null, nodes: new Map(), children: new Map(), expanded: new Set(), partial: new Map(), laid: null, seq: 0,
+           heights: new Map(),
            selected: null, line: [], at: 0, timer: null, pv: []};
-const BOX = {w: 118, line: 13, cell: 4, gap: 6};
+const BOX = {w: 118, line: 13, cell: 5, gap: 5};
 
 async function grow() {
   Q.showError($('gsummary'), null);
@@ -60,8 +61,8 @@ async function grow() {
     G.children = new Map(data.nodes.map(n => [n.id, []]));
     G.edge = new Map();
     for (const e of data.edges) { G.children.get(e.source).push(e); G.edge.set(e.source + '>' + e.target, e); }
-    G.expanded = new Set(data.opening);
     G.pv = data.principal_variation;
+    openOnLine();
     const s = $('gsummary');
     s.textContent = `${data.summary} [${data.engine}, ${data.seconds.toFixed(2)} s]`;
     s.dataset.treeNodes = data.tree_nodes;
@@ -73,12 +74,27 @@ async function grow() {
   } catch (err) { Q.showError($('gsummary'), err); }
 }
 
+// The opening view: the principal variation with its branch points; on a narrow screen only the line itself,
+// each node of it saying how many positions its other branches hold.
+function openOnLine() {
+  G.expanded = new Set(G.data.opening);
+  G.partial = new Map();
+  if ($('graph').clientWidth < 600 && G.data.opening.length < G.nodes.size) {
+    G.pv.slice(0, -1).forEach((id, i) => G.partial.set(id, G.pv[i + 1]));
+  }
+}
+
+// A node's children on show: all of an expanded node's, the one on the line of a partly open node.
+function shownChildren(id) {
+  if (!G.expanded.has(id)) return [];
+  const kids = G.children.get(id);
+  return G.partial.has(id) ? kids.filter(e => e.target === G.partial.get(id)) : kids;
+}
+
 function shownNodes() {
   const seen = new Set([0]), stack = [0];
   while (stack.length) {
-    const id = stack.pop();
-    if (!G.expanded.has(id)) continue;
-    for (const e of G.children.get(id)) if (!seen.has(e.target)) { seen.add(e.target); stack.push(e.target); }
+    for (const e of shownChildren(stack.pop())) if (!seen.has(e.target)) { seen.add(e.target); stack.push(e.target); }
   }
   return seen;
 }
@@ -112,10 +128,11 @@ function boxHeight(hidden) { return 2 * BOX.line + 4 * BOX.cell + 12 + (hidden ?
 async function draw({keep = null, fit = null} = {}) {
   const svg = $('graph'), shown = shownNodes(), hidden = currentHidden();
   const edges = [];
-  for (const id of shown) if (G.expanded.has(id)) for (const e of G.children.get(id)) if (shown.has(e.target)) edges.push([id, e.target]);
+  for (const id of shown) for (const e of shownChildren(id)) if (shown.has(e.target)) edges.push([id, e.target]);
   const before = keep !== null && G.laid ? onScreen(keep) : null;
   const seq = ++G.seq, start = performance.now();
-  const laid = await Q.api('layout', {nodes: [...shown].map(id => [id, BOX.w, boxHeight(hidden.get(id))]), edges});
+  G.heights = new Map([...shown].map(id => [id, boxHeight(hidden.get(id))]));
+  const laid = await Q.api('layout', {nodes: [...shown].map(id => [id, BOX.w, G.heights.get(id)]), edges});
   if (seq !== G.seq) return;  // a newer drawing is on its way
   G.laid = laid;
   paint(shown, hidden);
@@ -149,7 +166,7 @@ function paint(shown, hidden) {
     line(valueText(n), 2 * BOX.line, 'value');
     g.append(miniBoard(n, (w - (16 * BOX.cell + 3 * BOX.gap)) / 2, 2 * BOX.line + 5));
     if (hidden.has(id)) line(`+${hidden.get(id)} position${hidden.get(id) > 1 ? 's' : ''}`, h - 4, 'more');
-    if (more) line(G.expanded.has(id) ? '−' : '+', BOX.line, 'toggle', w - 7);
+    if (more) line(G.expanded.has(id) && !G.partial.has(id) ? '−' : '+', BOX.line, 'toggle', w - 7);
     const title = Q.svg('title');
     title.textContent = `after ${stepText(n)}: ${n.caption.split(': ').slice(1).join(': ')}`;
     g.append(title);
@@ -186,7 +203,8 @@ function boundsOf(ids) {
     const [x, y] = G.laid.nodes[id] || [];
     if (x === undefined) continue;
     x0 = Math.min(x0, x - BOX.w / 2); x1 = Math.max(x1, x + BOX.w / 2);
-    y0 = Math.min(y0, y - 40); y1 = Math.max(y1, y + 40);
+    const h = G.heights.get(id) / 2;
+    y0 = Math.min(y0, y - h); y1 = Math.max(y1, y + h);
   }
   return [x0, y0, x1, y1];
 }
@@ -239,7 +257,8 @@ function zoomAndPan(svg) {
 
 function toggle(id) {
   if (!G.children.get(id).length) return;
-  if (G.expanded.has(id)) G.expanded.delete(id); else G.expanded.add(id);
+  if (G.partial.has(id)) G.partial.delete(id);
+  else if (G.expanded.has(id)) G.expanded.delete(id); else G.expanded.add(id);
   draw({keep: id});
 }
 
@@ -320,7 +339,7 @@ function stepBy(d) {
   G.at = at;
   const id = G.line[at];
   if (!G.laid.nodes[id]) {  // open the way to it
-    for (const k of G.line.slice(0, at)) G.expanded.add(k);
+    for (const k of G.line.slice(0, at)) { G.expanded.add(k); G.partial.delete(k); }
     draw({keep: G.line[at - 1]}).then(() => select(id));
     G.at = at;
   } else {
@@ -351,13 +370,14 @@ async function main() {
   $('fit').addEventListener('click', fitView);
   $('zoomin').addEventListener('click', () => zoomBy(1 / 1.25));
   $('zoomout').addEventListener('click', () => zoomBy(1.25));
-  $('opening').addEventListener('click', () => { G.expanded = new Set(G.data.opening); draw({fit: 'opening'}); });
+  $('opening').addEventListener('click', () => { openOnLine(); draw({fit: 'opening'}); });
   zoomAndPan($('graph'));
   $('expandall').addEventListener('click', () => {
+    G.partial = new Map();
     for (const id of G.nodes.keys()) if (G.expanded.size < 400) G.expanded.add(id);
     draw({keep: G.selected ?? 0});
   });
-  $('collapse').addEventListener('click', () => { G.expanded = new Set([0]); draw({keep: 0}); });
+  $('collapse').addEventListener('click', () => { G.expanded = new Set([0]); G.partial = new Map(); draw({keep: 0}); });
   $('back').addEventListener('click', () => { stopAutoplay(); stepBy(-1); });
   $('forward').addEventListener('click', () => { stopAutoplay(); stepBy(1); });
   $('autoplay').addEventListener('click', autoplay);
@@ -365,9 +385,13 @@ async function main() {
   grow();
 }
 
+// What each node with children not on show hides.
 function currentHidden() {
   const shown = shownNodes(), hidden = new Map();
-  for (const id of shown) if (!G.expanded.has(id) && G.children.get(id).length) hidden.set(id, hiddenBelow(id, shown));
+  for (const id of shown) {
+    const kids = G.children.get(id);
+    if (kids.length && (!G.expanded.has(id) || G.partial.has(id))) hidden.set(id, hiddenBelow(id, shown));
+  }
   return hidden;
 }
 
