@@ -280,19 +280,20 @@ def page_size(paper: str, drawing: tuple[float, float]) -> tuple[tuple[float, fl
     return ((long, short) if landscape else (short, long)), landscape
 
 
+def pdf_page(dot_text: str, paper: str) -> bytes:
+    """The drawing within the printable part of one ``paper`` page (scaled down, never up), turned when wide."""
+    text = dot_text.replace(" dpi=96 ", " dpi=72 ", 1)
+    (w, h), landscape = page_size(paper, bounding_box(text))
+    attrs = f'size="{w},{h}" margin=0 ' + ("rotate=90 " if landscape else "")
+    return run_dot(text.replace("  graph [", "  graph [" + attrs, 1), "pdf")
+
+
 def picture(tree: ForceTree, fmt: str, form: str = "index", shown: Collection[int] | None = None,
             expanded: Collection[int] | None = None, width: int = MAX_PIXELS, paper: str = "a4") -> bytes:
     """SVG, PNG or PDF of the shown part of ``tree``, within ``width`` pixels (PDF: one page of ``paper``)."""
     inches = width / 96
     if fmt == "pdf":
-        text = tree_dot(tree, form=form, shown=shown, expanded=expanded)
-        (w, h), landscape = page_size(paper, bounding_box(text))
-        text = tree_dot(tree, form=form, shown=shown, expanded=expanded, size=(w, h))
-        if landscape:
-            text = text.replace("  graph [", '  graph [rotate=90 ', 1)
-        text = text.replace("  graph [", f'  graph [page="{PAPERS[paper][0]},{PAPERS[paper][1]}" '
-                            'center=true margin=0.4 ', 1)
-        return run_dot(text, "pdf")
+        return pdf_page(tree_dot(tree, form=form, shown=shown, expanded=expanded), paper)
     return run_dot(tree_dot(tree, form=form, shown=shown, expanded=expanded, size=(inches, inches)), fmt)
 
 

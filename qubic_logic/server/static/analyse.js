@@ -306,7 +306,9 @@ function showStep() {
   const n = G.nodes.get(G.line[G.at]);
   const parent = G.at ? G.line[G.at - 1] : null, e = parent === null ? null : G.edge.get(parent + '>' + n.id);
   const A = sideOf(G.data.attacker), D = A === 'X' ? 'O' : 'X', cell = c => Q.cell(c, notation());
-  const marks = {stepmove: n.step.slice(0, 1), forced: n.step.slice(1), dbl: []};
+  const byAttacker = n.mover === G.data.attacker;  // a folded step after a double threat starts with the block
+  const marks = {stepmove: n.step.filter((c, i) => (i === 0) === byAttacker), forced: n.step.filter((c, i) => (i === 0) !== byAttacker),
+                 dbl: []};
   let note = G.at ? '' : `${A} to move. `;
   if (e) {
     const [move, reply] = n.step;
