@@ -59,7 +59,7 @@ def step_text(tree: ForceTree, node: int, form: str = "index") -> str | None:
     >>> from qubic_logic.forcegraph import fold_forced
     >>> g = fold_forced(force_tree(parse_position('moves:0,48,1,49,6,60'), engine='python'))
     >>> step_text(g, next(g.successors(0)))
-    'X 3 · O 2'
+    'X 2 · O 3'
     """
     parent = next(iter(tree.predecessors(node)), None)
     if parent is None:
@@ -90,7 +90,7 @@ def node_caption(tree: ForceTree, node: int, form: str = "index") -> str:
     >>> from qubic_logic.forcetree import force_tree
     >>> tree = force_tree(parse_position('moves:0,48,1,49,6,60'), engine='python')
     >>> node_caption(tree, 0), node_caption(tree, 1)
-    ('X to move: wins in 6', 'after X 3: X wins in 5')
+    ('X to move: wins in 6', 'after X 2: no win (every forcing move fails)')
     """
     step = step_text(tree, node, form)
     if step is None:
