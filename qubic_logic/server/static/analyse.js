@@ -140,7 +140,7 @@ async function draw({keep = null, fit = null} = {}) {
   else if (fit === 'all') fitView();
   else if (before) {
     const [x, y] = laid.nodes[keep], [, , w, h] = viewBox();
-    setViewBox(x - before[0], y - before[1], w, h);
+    setViewBox(x - before[0], y - G.heights.get(keep) / 2 - before[1], w, h);
   }
   svg.dataset.visible = shown.size;
   svg.dataset.drawMs = (performance.now() - start).toFixed(0);
@@ -195,7 +195,11 @@ function miniBoard(n, x0, y0) {
 
 function viewBox() { return $('graph').getAttribute('viewBox').split(' ').map(Number); }
 function setViewBox(x, y, w, h) { $('graph').setAttribute('viewBox', `${x} ${y} ${w} ${h}`); }
-function onScreen(id) { const [x, y] = G.laid.nodes[id], [vx, vy] = viewBox(); return [x - vx, y - vy]; }
+// Where a node's top centre is in the view (drawing units from the view's corner).
+function onScreen(id) {
+  const [x, y] = G.laid.nodes[id], [vx, vy] = viewBox();
+  return [x - vx, y - G.heights.get(id) / 2 - vy];
+}
 
 function boundsOf(ids) {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
