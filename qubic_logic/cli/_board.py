@@ -2,7 +2,8 @@
 
 Levels side by side (level 1, z = 0, on the left); an empty cell shows its
 coordinate in the chosen notation (HP-67's ``.zyx`` without the dot), so the
-user can read off what to type.
+user can read off what to type; rows and columns are named at the edges of
+each level (:func:`qubic_logic.pictures.axis_labels`).
 The last move is shown reversed, X's threat cells on a red background,
 O's on blue, a cell that is a threat for both on magenta, and a winning
 line underlined.
@@ -10,7 +11,9 @@ line underlined.
 >>> from qubic_logic.position import Position
 >>> text = board_text(Position.from_cells([0, 21]), 'lrc', last=21)
 >>> text.plain.splitlines()[1].split()[:5]
-['X', '112', '113', '114', '211']
+['1', '2', '3', '4', '1']
+>>> text.plain.splitlines()[2].split()[:5]
+['1│', 'X', '112', '113', '114']
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from rich.text import Text
 from ..core import threats
 from ..geometry import cell_at
 from ..notation import format_cell
+from ..pictures import axis_labels
 from ..position import Position
 
 X_STYLE, O_STYLE = "bold red", "bold blue"
@@ -32,11 +36,15 @@ def board_text(position: Position, notation: str = "index", last: int | None = N
     width = max(len(format_cell(c, shown)) for c in range(64)) + 1
     t = threats(position) if not position.is_over else None
     line = set(position.winning_line or ())
+    axes = [axis_labels(z, shown) for z in range(4)]
+    edge = max(len(name) for rows, _ in axes for name in rows)
     out = Text()
-    out.append("  ".join(f"{'level ' + str(z + 1):^{4 * width}}" for z in range(4)).rstrip() + "\n",
-               style="bold")
+    levels = "  ".join(" " * (edge + 1) + f"{'level ' + str(z + 1):^{4 * width}}" for z in range(4))
+    columns = "  ".join(" " * (edge + 1) + "".join(f"{c:>{width}}" for c in axes[z][1]) for z in range(4))
+    out.append(levels.rstrip() + "\n" + columns.rstrip() + "\n", style="bold")
     for y in range(4):
         for z in range(4):
+            out.append(f"{axes[z][0][y]:>{edge}}│")
             for x in range(4):
                 c = cell_at(x, y, z)
                 mark = position.at(c)
@@ -59,4 +67,4 @@ def board_text(position: Position, notation: str = "index", last: int | None = N
 
 
 LEGEND = ("last move reversed; threat cells: red background = X's, blue = O's, magenta = both; "
-          "empty cells show their coordinates")
+          "empty cells show their coordinates; rows and columns are named at each level's edges")
