@@ -245,8 +245,7 @@ async def tree(req: TreeRequest, request: Request) -> dict:
     return {"summary": g.summary(), "attacker": g.attacker, "length": g.length,
             "winning_first_moves": g.winning_first_moves(), "truncated": g.graph["truncated"],
             "tree_nodes": g.graph.get("tree_nodes", g.graph.get("folded_from", g.number_of_nodes())),
-            "graph_nodes": g.graph.get("folded_from", g.number_of_nodes()) if req.merge != "none"
-            else g.number_of_nodes(),
+            "graph_nodes": g.graph.get("folded_from", g.number_of_nodes()),
             "folded_nodes": g.number_of_nodes() if req.fold else None,
             "merge": req.merge, "fold": req.fold, "engine": g.graph["engine"],
             "seconds": round(time.perf_counter() - start, 4),
