@@ -135,3 +135,31 @@ def test_stepping_through_the_line_ends_on_the_double_threat_and_four_in_a_row(b
     expect(page.locator("#nodeboard g.cell.won")).to_have_count(4)
     expect(page.locator("#graph .gedge.online")).to_have_count(len(trap_line) - 1)
     assert errors == []
+
+
+def test_the_offline_page_opens_with_header_legend_and_root_in_view_and_shows_named_boards(browser, tmp_path):
+    from qubic_logic.render.html import tree_html
+
+    graph = fold_forced(force_tree(parse_position(TRAP), only_winning=True, max_length=6))
+    path = tmp_path / "tree.html"
+    path.write_text(tree_html(graph, "lrc"))
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(path.as_uri())
+    window = {"x": 0, "y": 0, "w": 1280, "h": 800}
+    for selector in ("header", "#n0"):
+        b = page.locator(selector).bounding_box()
+        assert inside({"x": b["x"], "y": b["y"], "w": b["width"], "h": b["height"]}, window), selector
+    playwright.expect(page.locator("header")).to_contain_text("a forced win follows")
+    leaf = max(n for n, d in graph.nodes(data=True) if d["role"] == "end")
+    page.locator(f"#n{leaf}").scroll_into_view_if_needed()
+    page.locator(f"#n{leaf}").click()
+    playwright.expect(page.locator("#side h3")).to_contain_text("four in a row")
+    assert page.locator("#side .lvname").all_inner_texts() == [f"level {z}" for z in range(1, 5)]
+    assert page.locator("#side .lv .ax").all_inner_texts()[:5] == ["", "1", "2", "3", "4"]
+    cells = page.locator("#side .lv div:not(.ax)")
+    assert cells.count() == 64
+    position = graph.nodes[leaf]["position"]
+    won = [i for i in range(64) if "w" in (cells.nth(i).get_attribute("class") or "").split()]
+    assert won == list(position.winning_line)
+    assert cells.nth(0).get_attribute("title") == "111"
+    page.close()

@@ -143,48 +143,6 @@ def test_cli_errors_are_one_line(capsys):
     assert exit_.value.code == 2 and "positive" in capsys.readouterr().err
 
 
-STUB_DOM = """
-function el(tag) { return {tag, children: [], attrs: {}, dataset: {}, className: '', _t: '',
-  classList: {add() {}, remove() {}}, set innerHTML(v) { this.children = []; }, get innerHTML() { return ''; },
-  getAttribute(a) { return this.attrs[a]; }, setAttribute(a, v) { this.attrs[a] = v; }, clientWidth: 500,
-  appendChild(c) { this.children.push(c); }, addEventListener(e, f) { this.cb = f; },
-  scrollIntoView() {}, querySelector() { return {set textContent(v) { globalThis.PATH = v; }}; },
-  set textContent(v) { this._t = v; }, get textContent() { return this._t; }}; }
-const side = el('div'), box = el('div'), picture = el('svg');
-picture.attrs = {width: '2000pt', height: '400pt'};
-const nodes = JSON.parse(process.argv[2]).map(i => { const g = el('g'); g.id = 'n' + i; return g; });
-globalThis.document = {
-  getElementById(id) { return id === 'data' ? {textContent: DATA} : id === 'side' ? side
-                              : id === 'tree' ? box : nodes.find(n => n.id === id); },
-  querySelector() { return picture; },
-  querySelectorAll(q) { return q === 'g.node' ? nodes : []; }, createElement: el};
-"""
-
-
-@pytest.mark.skipif(not shutil.which("node"), reason="needs Node.js to run the page's script")
-def test_html_script_shows_the_board_of_a_clicked_node(tmp_path, small_tree):
-    page = tree_html(small_tree)
-    data = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.DOTALL).group(1)
-    script = re.findall(r"<script>(.*?)</script>", page, re.DOTALL)[-1]
-    leaf = max(n for n, d in small_tree.nodes(data=True) if d["role"] == "end")
-    check = (f"nodes[{leaf}].cb(); const b = side.children[1];"
-             "console.log(JSON.stringify([side.children[0]._t, PATH,"
-             " b.children.map(lv => lv.children.map(c => c.className.trim()).join(','))]));")
-    program = tmp_path / "page.js"
-    program.write_text(STUB_DOM + f"const DATA = {json.dumps(data)};\n" + script + check)
-    ids = json.dumps(sorted(small_tree.nodes))
-    done = subprocess.run(["node", str(program), ids], capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    caption, path, levels = json.loads(done.stdout)
-    assert caption.endswith(": X has four in a row") and caption.startswith("after ")
-    assert path.split() == [str(c) for c in small_tree.path_to(leaf)]
-    classes = [c for level in levels for c in level.split(",")]
-    position = small_tree.nodes[leaf]["position"]
-    assert [i for i, c in enumerate(classes) if c.startswith("w")] == list(position.winning_line)
-    assert sum(c.startswith("x") for c in classes) == position.x.bit_count() - 4
-    assert sum(c.startswith("o") for c in classes) == position.o.bit_count()
-
-
 # ------------------------------------------------------------------ pictures that fit, with boards and a legend
 
 

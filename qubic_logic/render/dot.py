@@ -202,13 +202,14 @@ def _quote(text: str) -> str:
 
 def tree_dot(tree: ForceTree, boards: bool | None = None, form: str = "index",
              shown: Collection[int] | None = None, expanded: Collection[int] | None = None,
-             size: tuple[float, float] | None = None) -> str:
+             size: tuple[float, float] | None = None, with_legend: bool = True) -> str:
     """The graph in Graphviz DOT.
 
     ``shown`` limits the nodes drawn (default: all); a shown node that is not
     ``expanded`` and has children not shown says how many positions it hides.
     ``boards`` draws mini boards in the nodes (default: when at most
     :data:`BOARDS_UP_TO` nodes are shown). ``size`` (inches) caps the drawing.
+    ``with_legend=False`` leaves the legend out (for a page that shows its own).
     """
     shown = set(tree) if shown is None else set(shown)
     expanded = shown if expanded is None else set(expanded)
@@ -219,7 +220,7 @@ def tree_dot(tree: ForceTree, boards: bool | None = None, form: str = "index",
     size_attr = f' size="{size[0]:.2f},{size[1]:.2f}"' if size else ""
     out = ["digraph force_tree {",
            ('  graph [rankdir=TB nodesep=0.12 ranksep=0.3 fontname="sans-serif" fontsize=10 dpi=96 '
-            f'labelloc=t labeljust=l label={legend(tree, form)}{size_attr}];'),
+            f'labelloc=t labeljust=l{" label=" + legend(tree, form) if with_legend else ""}{size_attr}];'),
            '  node [shape=box style="rounded,filled" fontname="sans-serif" fontsize=10 margin="0.05,0.03"];',
            '  edge [arrowsize=0.5];']
     for node in sorted(shown):
@@ -297,6 +298,7 @@ def picture(tree: ForceTree, fmt: str, form: str = "index", shown: Collection[in
     return run_dot(tree_dot(tree, form=form, shown=shown, expanded=expanded, size=(inches, inches)), fmt)
 
 
-def tree_svg(tree: ForceTree, boards: bool | None = None, form: str = "index") -> str:
-    """The whole tree laid out by ``dot`` as an SVG document."""
-    return run_dot(tree_dot(tree, boards, form), "svg").decode()
+def tree_svg(tree: ForceTree, boards: bool | None = None, form: str = "index", with_legend: bool = True) -> str:
+    """The whole tree laid out by ``dot`` as an SVG document, at its natural size (1 pt a unit)."""
+    text = tree_dot(tree, boards, form, with_legend=with_legend).replace(" dpi=96 ", " dpi=72 ", 1)
+    return run_dot(text, "svg").decode()
