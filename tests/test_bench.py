@@ -57,6 +57,7 @@ def test_solve_section_compares_both_searches_and_reports_the_search_rate():
     assert "the C search outside its leaves:" in text and "(target 1,000,000)" in text
 
 
+@pytest.mark.slow
 def test_forcetree_section_counts_folded_graphs_and_times_the_layout():
     from qubic_logic.bench.forcetree import graphs
 
