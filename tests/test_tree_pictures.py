@@ -225,3 +225,9 @@ def test_svg_screenshot_of_the_export(tmp_path):
     tree = fold_forced(force_graph(force_tree(parse_position(MCDANIEL))))
     write_tree(tree, folder / "force-graph.png")
     assert max(png_size((folder / "force-graph.png").read_bytes())) <= 2400
+
+
+def test_the_guide_quotes_the_current_counts():
+    guide = (Path(__file__).parent.parent / "docs" / "force-graphs.md").read_text()
+    folded = fold_forced(force_graph(force_tree(parse_position(MCDANIEL))))
+    assert folded.summary().split(" (winning")[0] in guide
