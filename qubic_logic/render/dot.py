@@ -231,7 +231,7 @@ def tree_dot(tree: ForceTree, boards: bool | None = None, form: str = "index",
         extra = " peripheries=2" if d["role"] == "end" else ""
         if hidden:
             extra += " penwidth=2"
-        out.append(f'  n{node} [id="n{node}" class="status-{d["status"]}" label={_label(tree, node, form, boards, hidden)} '
+        out.append(f'  n{node} [id="n{node}" label={_label(tree, node, form, boards, hidden)} '
                    f'tooltip={_quote(tooltip)} style="{style}" fillcolor="{STATUS_FILL[d["status"]]}"{extra}];')
     for parent, child, e in tree.edges(data=True):
         if parent not in shown or child not in shown or parent not in expanded:
