@@ -162,10 +162,10 @@ def fold_forced(graph: ForceTree) -> ForceTree:
     for node in graph:
         out = list(graph.out_edges(node, data="move"))
         parents = list(graph.predecessors(node))
-        if role[node] == "defender" and len(out) == 1:
-            through[node] = out[0][1:]
-        elif (role[node] == "attacker" and len(out) == 1 and parents
-              and graph.edges[out[0][:2]]["kind"] == "complete" and set(parents) <= kept_defender):
+        forced_reply = role[node] == "defender" and len(out) == 1
+        finishing = (role[node] == "attacker" and len(out) == 1 and bool(parents)
+                     and graph.edges[out[0][:2]]["kind"] == "complete" and set(parents) <= kept_defender)
+        if forced_reply or finishing:
             through[node] = out[0][1:]
         elif role[node] == "defender" and not out and all(graph.out_degree(p) == 1 for p in parents):
             dead.add(node)

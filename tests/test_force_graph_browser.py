@@ -15,7 +15,10 @@ from qubic_logic.forcetree import force_tree
 from qubic_logic.notation import parse_position
 from qubic_logic.render.view import principal_variation
 
-from .test_server_browser import CHROMIUM, LAUNCH_ARGS, browser, playwright, screenshot, server  # noqa: F401
+from . import test_server_browser as shared
+from .test_server_browser import CHROMIUM, playwright, screenshot
+
+browser, server = shared.browser, shared.server  # the module's Chromium and `qubic serve`
 
 pytestmark = pytest.mark.skipif(not CHROMIUM, reason="needs Debian's chromium")
 TRAP = "1-2,22-52,27-4"
@@ -39,7 +42,7 @@ def trap_line() -> list[int]:
     return principal_variation(fold_forced(force_graph(force_tree(parse_position(TRAP)))))
 
 
-def open_graph(browser, server, width: int, height: int, phone: bool = False):  # noqa: F811
+def open_graph(browser, server, width: int, height: int, phone: bool = False):
     context = browser.new_context(viewport={"width": width, "height": height}, base_url=server,
                                   has_touch=phone, is_mobile=phone)
     page = context.new_page()

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import subprocess
 import struct
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -189,7 +187,7 @@ def test_every_picture_carries_its_legend_and_a_key_board(tmp_path):
 def test_unfold_max_depth_and_all_choose_what_is_drawn():
     tree = force_tree(parse_position(MCDANIEL))
     folded = fold_forced(tree)
-    count = lambda t, d: len(svg_nodes(ET.fromstring(render_tree(t, "svg", drawing=d))))  # noqa: E731
+    count = lambda t, d: len(svg_nodes(ET.fromstring(render_tree(t, "svg", drawing=d))))
     assert count(folded, Drawing(everything=True)) == folded.number_of_nodes()
     one = count(folded, Drawing(max_depth=1))
     assert one == 1 + folded.out_degree(0)

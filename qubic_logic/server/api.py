@@ -25,14 +25,13 @@ from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
 from ..errors import QubicError
 from ..forcegraph import MERGES, fold_forced, force_graph
-from ..forcetree import EDGE_KINDS, force_tree
+from ..forcetree import EDGE_KINDS, edge_moves, force_tree
 from ..geometry import cells_of
 from ..match import make_player
 from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_game, parse_position, root_of
 from ..players import REGISTRY, player_names
 from ..position import Game
 from ..puzzles import SOURCES, answer, generate
-from ..forcetree import edge_moves
 from ..render.dot import node_caption, on_shortest_win, several_lines_meet, value_text
 from ..render.layout import layout
 from ..render.view import opening_view, principal_variation
