@@ -94,6 +94,11 @@ def test_desktop_opens_on_the_readable_principal_variation_and_keeps_zoom_on_exp
     assert after["viewBox"][2:] == geo["viewBox"][2:], "the zoom is kept"
     assert abs(moved["x"] - before["x"]) < 1 and abs(moved["y"] - before["y"]) < 1, "the clicked node stays put"
     assert overlapping(after["nodes"]) == []
+    page.uncheck("#fold")  # one edge per move again: the same line in more steps
+    unfolded = force_graph(force_tree(parse_position(TRAP)))
+    playwright.expect(page.locator("#stepinfo")).to_have_text(
+        f"step 0 of {len(principal_variation(unfolded)) - 1}", timeout=30_000)
+    assert "folded" not in page.locator("#gsummary").inner_text()
     assert errors == []
 
 
