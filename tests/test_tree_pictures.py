@@ -166,11 +166,15 @@ def test_png_of_the_trap_fits_2400_pixels_and_shows_mini_boards(tmp_path, capsys
         cells = [p for p in g.iter(f"{SVG}polygon") if p.get("fill") not in (None, "none")]
         assert len(cells) >= 64, g.get("id")
         assert any(t.text and (t.text.startswith("after ") or t.text == "X to move") for t in g.iter(f"{SVG}text"))
-    width, height = (float(root.get(a).removesuffix("pt")) for a in ("width", "height"))
-    assert max(width, height) * 4 / 3 <= 2400 + 1  # CSS pixels
+    assert (root.get("width"), root.get("height")) == ("100%", "100%")  # fits the window that opens it
+    style = dict(part.split(":") for part in root.get("style").split(";"))
+    natural = [float(style[k].removesuffix("px")) for k in ("max-width", "max-height")]
+    assert max(natural) <= 2400
     x, y, w, h = map(float, root.get("viewBox").split())
-    scale = float(re.search(r"scale\(([\d.]+)", root.find(f"{SVG}g").get("transform")).group(1))
-    assert (x, y) == (0, 0) and abs(w * scale / width - 1) < 0.01 and abs(h * scale / height - 1) < 0.01  # all of it
+    assert (x, y) == (0, 0) and abs(w * 4 / 3 / natural[0] - 1) < 0.01 and abs(h * 4 / 3 / natural[1] - 1) < 0.01
+    background = root.find(f"{SVG}g").find(f"{SVG}polygon")  # the drawing's page, in viewBox units
+    xs, ys = zip(*((float(a), float(b)) for a, b in (p.split(",") for p in background.get("points").split())))
+    assert max(xs) - min(xs) <= w + 0.5 and max(ys) - min(ys) <= h + 0.5  # the whole drawing inside
 
 
 def test_every_picture_carries_its_legend_and_a_key_board(tmp_path):

@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections.abc import Collection
@@ -295,7 +296,24 @@ def picture(tree: ForceTree, fmt: str, form: str = "index", shown: Collection[in
     inches = width / 96
     if fmt == "pdf":
         return pdf_page(tree_dot(tree, form=form, shown=shown, expanded=expanded), paper)
-    return run_dot(tree_dot(tree, form=form, shown=shown, expanded=expanded, size=(inches, inches)), fmt)
+    text = tree_dot(tree, form=form, shown=shown, expanded=expanded, size=(inches, inches))
+    if fmt != "svg":
+        return run_dot(text, fmt)
+    # SVG at 72 dpi: Graphviz's viewBox then spans the drawing exactly (at 96 it is drawn 4/3 too large)
+    return fit_to_window(run_dot(text.replace(" dpi=96 ", " dpi=72 ", 1), fmt).decode()).encode()
+
+
+def fit_to_window(svg: str) -> str:
+    """Let an SVG document scale to the window that opens it (whole, never above its natural size).
+
+    >>> fit_to_window('<svg width="900pt" height="300pt" viewBox="0 0 900 300">')
+    '<svg width="100%" height="100%" style="max-width:1200px;max-height:400px" viewBox="0 0 900 300">'
+    """
+    found = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+    if not found:
+        return svg
+    w, h = (round(float(v) * 4 / 3) for v in found.groups())
+    return svg.replace(found.group(0), f'<svg width="100%" height="100%" style="max-width:{w}px;max-height:{h}px"', 1)
 
 
 def tree_svg(tree: ForceTree, boards: bool | None = None, form: str = "index", with_legend: bool = True) -> str:
