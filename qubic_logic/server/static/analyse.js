@@ -124,12 +124,12 @@ function valueText(n) {
 function boxHeight(hidden) { return 2 * BOX.line + 4 * BOX.cell + 12 + (hidden ? BOX.line : 0); }
 
 // Lay out what is shown (server: dot) and draw it. keep: a node id that stays where it is on screen;
-// fit: 'opening' (the principal variation at full size) or 'all'; otherwise the view is left as it is.
+// fit: 'opening' shows the principal variation at full size; otherwise the view is left as it is.
 async function draw({keep = null, fit = null} = {}) {
   const svg = $('graph'), shown = shownNodes(), hidden = currentHidden();
   const edges = [];
   for (const id of shown) for (const e of shownChildren(id)) if (shown.has(e.target)) edges.push([id, e.target]);
-  const before = keep !== null && G.laid ? onScreen(keep) : null;
+  const before = keep !== null && G.laid?.nodes[keep] ? onScreen(keep) : null;
   const seq = ++G.seq, start = performance.now();
   G.heights = new Map([...shown].map(id => [id, boxHeight(hidden.get(id))]));
   const laid = await Q.api('layout', {nodes: [...shown].map(id => [id, BOX.w, G.heights.get(id)]), edges});
@@ -137,7 +137,6 @@ async function draw({keep = null, fit = null} = {}) {
   G.laid = laid;
   paint(shown, hidden);
   if (fit === 'opening' || !svg.getAttribute('viewBox')) openingView();
-  else if (fit === 'all') fitView();
   else if (before) {
     const [x, y] = laid.nodes[keep], [, , w, h] = viewBox();
     setViewBox(x - before[0], y - G.heights.get(keep) / 2 - before[1], w, h);
@@ -344,10 +343,9 @@ function stepBy(d) {
   if (at === G.at) return false;
   G.at = at;
   const id = G.line[at];
-  if (!G.laid.nodes[id]) {  // open the way to it
+  if (!G.laid.nodes[id]) {  // open the way to it; the drawing marks the line and the selected node
     for (const k of G.line.slice(0, at)) { G.expanded.add(k); G.partial.delete(k); }
-    draw({keep: G.line[at - 1]}).then(() => select(id));
-    G.at = at;
+    draw({keep: G.line[at - 1]});
   } else {
     for (const g of document.querySelectorAll('#graph .gnode')) g.classList.toggle('hover', Number(g.dataset.id) === id);
   }
