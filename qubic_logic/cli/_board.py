@@ -30,21 +30,27 @@ X_STYLE, O_STYLE = "bold red", "bold blue"
 THREAT_STYLES = {"x": "on dark_red", "o": "on dark_blue", "both": "on magenta"}
 
 
+def _frame(form: str, width: int) -> tuple[str, list[list[str]]]:
+    """The two header lines (level names, column names) and each level's row names, for cells ``width`` wide."""
+    axes = [axis_labels(z, form) for z in range(4)]
+    edge = max(len(name) for rows, _ in axes for name in rows)
+    levels = "  ".join(" " * (edge + 1) + f"{'level ' + str(z + 1):^{4 * width}}" for z in range(4))
+    columns = "  ".join(" " * (edge + 1) + "".join(f"{c:>{width}}" for c in axes[z][1]) for z in range(4))
+    return levels.rstrip() + "\n" + columns.rstrip() + "\n", [[f"{r:>{edge}}│" for r in rows] for rows, _ in axes]
+
+
 def board_text(position: Position, notation: str = "index", last: int | None = None) -> Text:
     """The board as rich :class:`~rich.text.Text` (see the module docstring)."""
     shown = "lrc" if notation == "hp67" else notation  # .zyx without its dot: four levels fit 80 columns
     width = max(len(format_cell(c, shown)) for c in range(64)) + 1
     t = threats(position) if not position.is_over else None
     line = set(position.winning_line or ())
-    axes = [axis_labels(z, shown) for z in range(4)]
-    edge = max(len(name) for rows, _ in axes for name in rows)
+    head, rows = _frame(shown, width)
     out = Text()
-    levels = "  ".join(" " * (edge + 1) + f"{'level ' + str(z + 1):^{4 * width}}" for z in range(4))
-    columns = "  ".join(" " * (edge + 1) + "".join(f"{c:>{width}}" for c in axes[z][1]) for z in range(4))
-    out.append(levels.rstrip() + "\n" + columns.rstrip() + "\n", style="bold")
+    out.append(head, style="bold")
     for y in range(4):
         for z in range(4):
-            out.append(f"{axes[z][0][y]:>{edge}}│")
+            out.append(rows[z][y])
             for x in range(4):
                 c = cell_at(x, y, z)
                 mark = position.at(c)
@@ -64,6 +70,25 @@ def board_text(position: Position, notation: str = "index", last: int | None = N
                 out.append("  ")
         out.append("\n")
     return out
+
+
+def labelled_diagram(position: Position, marks: dict[int, str] | None = None) -> str:
+    """Plain text: :func:`qubic_logic.notation.diagram`'s marks with levels, rows and columns named (index).
+
+    >>> print(labelled_diagram(Position.from_cells([0, 63]), {1: '+'}).splitlines()[2])
+     0│  x  +  .  .  16│  .  .  .  .  32│  .  .  .  .  48│  .  .  .  .
+    """
+    marks = marks or {}
+    head, rows = _frame("index", 3)
+    lines = head.splitlines()
+    for y in range(4):
+        parts = []
+        for z in range(4):
+            cells = (position.at(c) if position.at(c) != "." else marks.get(c, ".")
+                     for c in (cell_at(x, y, z) for x in range(4)))
+            parts.append(rows[z][y] + "".join(f"{c:>3}" for c in cells))
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
 
 
 LEGEND = ("last move reversed; threat cells: red background = X's, blue = O's, magenta = both; "

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..core import threats
-from ..notation import diagram, format_position
+from ..notation import format_position
 from ..position import Position
+from ._board import labelled_diagram
 from ._common import json_arg, position_arg, print_json
 
 LEGEND = "+ = X threat cell, * = O threat cell, # = both"
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
                     "to_move": p.to_move, "winner": p.winner, "draw": p.is_draw,
                     "winning_line": list(p.winning_line or [])})
         return 0
-    print(diagram(p, threat_marks(p)))
+    print(labelled_diagram(p, threat_marks(p)))
     status = f"{p.winner.upper()} has won on {list(p.winning_line)}" if p.winner else (
         "draw" if p.is_draw else f"{p.to_move.upper()} to move")
     print(f"{status}; {LEGEND}")
