@@ -369,7 +369,7 @@ async function main() {
   $('position').value = Q.param('position') || $('position').value;
   $('form').addEventListener('submit', ev => { ev.preventDefault(); analyse(); grow(); });
   $('notation').addEventListener('change', () => { analyse(); if (G.data) { paint(shownNodes(), currentHidden()); select(G.selected); } });
-  $('grow').addEventListener('click', grow);
+  $('grow').addEventListener('click', () => grow().then(() => document.querySelector('.fg-bar').scrollIntoView()));
   $('fold').addEventListener('change', grow);
   $('fit').addEventListener('click', fitView);
   $('zoomin').addEventListener('click', () => zoomBy(1 / 1.25));
