@@ -12,12 +12,20 @@ its class met in the tree, depth-first), so every renderer draws it. Each node
 also says how many tree nodes it stands for (``tree_nodes``); the graph
 attributes ``tree_nodes`` and ``merge`` give the counts and the rule.
 
+:func:`fold_forced` makes the *line* the unit: an attacker's threat and the
+defender's only reply become one step edge ("X 16 · O 17"), so a threat
+sequence reads as a chain and every branch point is a real choice (the
+attacker's alternatives, the blocks of a double threat).
+
 >>> from qubic_logic.notation import parse_position
 >>> from qubic_logic.forcetree import force_tree
 >>> tree = force_tree(parse_position('1-2,22-52,27-4'), engine='python')
 >>> graph = force_graph(tree)
 >>> tree.number_of_nodes(), graph.number_of_nodes(), graph.length == tree.length
 (731, 271, True)
+>>> folded = fold_forced(graph)
+>>> folded.number_of_nodes(), folded.length == tree.length
+(110, True)
 >>> corners = force_tree(parse_position('moves:0,63,3,60,12'), engine='python')
 >>> [g.number_of_nodes() for g in (corners, force_graph(corners), force_graph(corners, symmetric=True))]
 [5, 5, 3]
@@ -29,7 +37,7 @@ from itertools import pairwise
 
 import networkx as nx
 
-from .forcetree import ForceTree
+from .forcetree import ForceTree, edge_moves
 from .notation import CellNames
 from .position import Position
 from .symmetry import canonical_masks
@@ -49,7 +57,7 @@ class ForceGraph(ForceTree):
     def path_to(self, node: int) -> tuple[int, ...]:
         """The moves of one shortest line from the root to ``node``."""
         nodes = nx.shortest_path(self, self.root, node)
-        return tuple(self.edges[a, b]["move"] for a, b in pairwise(nodes))
+        return tuple(c for a, b in pairwise(nodes) for c in edge_moves(self.edges[a, b]))
 
     def summary(self, names: CellNames = CellNames()) -> str:
         """The tree's summary with both node counts.
@@ -61,6 +69,12 @@ class ForceGraph(ForceTree):
         """
         text = super().summary(names)
         head, _, rest = text.partition(": ")
+        if "folded_from" in self.graph:
+            nodes, _, tail = rest.partition(" with forced replies folded")
+            nodes = nodes.split(", ")[-1]
+            return (f"{head}: {counted(self.graph['tree_nodes'], 'tree node')}, "
+                    f"{counted(self.graph['folded_from'], 'graph node')} ({self.graph['merge']} merged), "
+                    f"{nodes} with forced replies folded{tail}")
         _, _, tail = rest.partition(" node")
         tail = tail.removeprefix("s")
         return (f"{head}: {counted(self.graph['tree_nodes'], 'tree node')}, "
@@ -116,3 +130,61 @@ def _better(new: dict, old: dict) -> bool:
     if rank_new != rank_old:
         return rank_new < rank_old
     return new["status"] == "win" and new["length"] < old["length"]
+
+
+def fold_forced(graph: ForceTree) -> ForceTree:
+    """Fold each forced reply into the move before it: one step edge per move and its only answer.
+
+    Three kinds of node disappear into the edges around them:
+
+    * a defender node with one child (the only block of a single threat): the
+      threat and the block become one edge, ``move`` the threat, ``reply`` the
+      block, ``kind`` the threat's;
+    * after a double threat, an attacker node whose one move completes four:
+      the block and the completing move become one edge to the won end;
+    * a defender node with no child after an attacker's only move (a forced
+      counter-threat block that makes no threat): the attacker node keeps
+      its ``'fail'`` status and says why.
+
+    Branch points stay: the attacker's alternatives, the blocks of a double
+    threat. Works on trees and merged graphs alike (node ids are kept);
+    ``graph.graph['folded_from']`` keeps the node count before folding.
+
+    >>> from qubic_logic.notation import parse_position
+    >>> from qubic_logic.forcetree import force_tree
+    >>> folded = fold_forced(force_tree(parse_position('moves:0,48,1,49,6,60'), engine='python'))
+    >>> folded.summary()
+    'X to move: 93 nodes, 43 with forced replies folded; wins in 6 (winning first moves: 3)'
+    >>> folded.path_to(max(folded))[:4], folded.out_degree(0)
+    ((3, 2, 12, 9), 2)
+    """
+    folded = type(graph)(**graph.graph, folded_from=graph.number_of_nodes())
+    role = graph.nodes.data("role")
+    kept_defender = {n for n in graph if role[n] == "defender" and graph.out_degree(n) != 1}
+    through: dict[int, tuple[int, int]] = {}  # folded node -> (its one child, the move to it)
+    dead: set[int] = set()
+    for node in graph:
+        out = list(graph.out_edges(node, data="move"))
+        parents = list(graph.predecessors(node))
+        forced_reply = role[node] == "defender" and len(out) == 1
+        finishing = (role[node] == "attacker" and len(out) == 1 and bool(parents)
+                     and graph.edges[out[0][:2]]["kind"] == "complete" and set(parents) <= kept_defender)
+        if forced_reply or finishing:
+            through[node] = out[0][1:]
+        elif role[node] == "defender" and not out and all(graph.out_degree(p) == 1 for p in parents):
+            dead.add(node)
+    for node, data in graph.nodes(data=True):
+        if node not in through and node not in dead:
+            folded.add_node(node, **data)
+    for parent, child, edge in graph.edges(data=True):
+        if parent in through or parent in dead:
+            continue
+        if child in dead:
+            folded.nodes[parent]["reason"] = "its only move makes no threat"
+        elif child in through:
+            target, reply = through[child]
+            if not folded.has_edge(parent, target):
+                folded.add_edge(parent, target, **edge, reply=reply)
+        elif not folded.has_edge(parent, child):
+            folded.add_edge(parent, child, **edge)
+    return folded

@@ -20,7 +20,9 @@ length     attacker moves still needed to win from here (``'win'`` only);
 reason     why a ``'fail'`` or ``'cut'`` node stops (one phrase)
 ========== ===============================================================
 
-Edges carry ``move`` (the cell) and ``kind``, one of :data:`EDGE_KINDS`.
+Edges carry ``move`` (the cell) and ``kind``, one of :data:`EDGE_KINDS`; an
+edge of a folded graph (:func:`qubic_logic.forcegraph.fold_forced`) also
+carries ``reply``, the defender's forced answer (:func:`edge_moves` gives both).
 A defender node has one child after a single threat and one per threat cell
 after a double threat (every block loses).
 
@@ -62,6 +64,16 @@ UNFINISHED = "not expanded"
 STOPPED = {"max_nodes": "node cap reached", "time_limit": "time limit reached", "interrupted": "interrupted"}
 """Why growth stopped early (``tree.graph['truncated']``), in words."""
 PROGRESS_EVERY = 250
+
+
+def edge_moves(edge: dict) -> tuple[int, ...]:
+    """The cells an edge plays: its move, and the forced reply on a folded edge.
+
+    >>> edge_moves({'move': 16, 'kind': 'forcing', 'reply': 17}), edge_moves({'move': 3, 'kind': 'complete'})
+    ((16, 17), (3,))
+    """
+    reply = edge.get("reply")
+    return (edge["move"],) if reply is None else (edge["move"], reply)
 
 
 class ForceTree(nx.DiGraph):
@@ -110,16 +122,16 @@ class ForceTree(nx.DiGraph):
                     yield moves
                 continue
             for child in sorted(self.successors(node), reverse=True):
-                stack.append((child, moves + (self.edges[node, child]["move"],)))
+                stack.append((child, moves + edge_moves(self.edges[node, child])))
 
     def path_to(self, node: int) -> tuple[int, ...]:
         """The moves from the root to ``node``."""
-        moves: list[int] = []
+        steps: list[tuple[int, ...]] = []
         while node != self.root:
             (parent,) = self.predecessors(node)
-            moves.append(self.edges[parent, node]["move"])
+            steps.append(edge_moves(self.edges[parent, node]))
             node = parent
-        return tuple(reversed(moves))
+        return tuple(c for step in reversed(steps) for c in step)
 
     def summary(self, names: CellNames = CellNames()) -> str:
         """One line: nodes, winning first moves (written by ``names``) and minimal length.
@@ -130,6 +142,9 @@ class ForceTree(nx.DiGraph):
         """
         side = self.attacker.upper()
         head = f"{side} to move: {counted(self.number_of_nodes(), 'node')}"
+        if "folded_from" in self.graph:
+            head = (f"{side} to move: {counted(self.graph['folded_from'], 'node')}, "
+                    f"{self.number_of_nodes()} with forced replies folded")
         if self.graph.get("truncated"):
             head += f" (incomplete: {STOPPED[self.graph['truncated']]})"
         if self.length is None:

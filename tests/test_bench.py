@@ -55,3 +55,16 @@ def test_solve_section_compares_both_searches_and_reports_the_search_rate():
     text = out.getvalue()
     assert "median whole-solve speed-up, native over Python, on 4 non-trivial positions" in text
     assert "the C search outside its leaves:" in text and "(target 1,000,000)" in text
+
+
+@pytest.mark.slow
+def test_forcetree_section_counts_folded_graphs_and_times_the_layout():
+    from qubic_logic.bench.forcetree import graphs
+
+    out = io.StringIO()
+    results = graphs(Console(file=out, width=120), quick=True)
+    tree, graph, folded = results["counts"]["1-2,22-52,27-4"]
+    assert (tree, graph) == (731, 271) and folded < graph
+    assert all(f <= g <= t for t, g, f in results["counts"].values())
+    assert results["layout"]["nodes"] >= 1500 and results["layout"]["dot_cpu_seconds"] > 0
+    assert "folded graph" in out.getvalue()

@@ -38,7 +38,7 @@ def test_show_marks_threats():
     out = qubic("show", "moves:0,16,1,17,2")
     assert out.returncode == 0
     # X holds 0, 1, 2 and threatens cell 3: level 1, row 1, fourth column
-    assert out.stdout.splitlines()[1].split()[:4] == ["x", "x", "x", "+"]
+    assert out.stdout.splitlines()[2].split()[:5] == ["0│", "x", "x", "x", "+"]
     assert "O to move" in out.stdout
 
 

@@ -179,3 +179,43 @@ def test_same_winning_tree_of_mcdaniels_trap_from_each_engine(name):
     engine = _engine_or_skip(name)
     reference = force_tree(MCDANIEL, engine="python", only_winning=True, max_length=6)
     assert shape(force_tree(MCDANIEL, engine=engine, only_winning=True, max_length=6)) == shape(reference)
+
+
+# ------------------------------------------------------------------ folded graphs
+
+
+@pytest.mark.parametrize("position", [MCDANIEL, *bounded_positions(6, seed=11)], ids=lambda p: f"n{p.count}")
+def test_folding_keeps_every_win_and_leaves_only_real_choices(position):
+    from qubic_logic.forcegraph import fold_forced, force_graph
+
+    tree = force_tree(position, engine="native", max_length=None if position is MCDANIEL else 5)
+    for base, exact in ((tree, True), (force_graph(tree), True), (force_graph(tree, symmetric=True), False)):
+        folded = fold_forced(base)
+        assert folded.length == base.length and folded.winning_first_moves() == base.winning_first_moves()
+        assert set(folded.winning_paths()) == set(base.winning_paths())
+        forced = sum(1 for n, d in base.nodes(data=True) if d["role"] == "defender" and base.out_degree(n) == 1)
+        assert folded.number_of_nodes() <= base.number_of_nodes() - forced
+        for node, d in folded.nodes(data=True):  # a defender left is a branch point or a dead end
+            if d["role"] == "defender":
+                assert folded.out_degree(node) != 1
+        for a, b, e in folded.edges(data=True):  # a step plays its move (and reply) from a to b
+            p = folded.nodes[a]["position"]
+            for cell in (e["move"],) if e.get("reply") is None else (e["move"], e["reply"]):
+                p = p.play(cell)
+            assert p == folded.nodes[b]["position"] or not exact
+    for path in fold_forced(tree).winning_paths(minimal_only=True):
+        assert replay_forced_win(position, path) == tree.length
+
+
+def test_the_plane_17_graph_folds_to_far_fewer_nodes():
+    from qubic_logic.forcegraph import fold_forced, force_graph
+
+    tree = force_tree(MCDANIEL, engine="native")
+    graph = force_graph(tree)
+    folded = fold_forced(graph)
+    assert (tree.number_of_nodes(), graph.number_of_nodes()) == (731, 271)
+    assert folded.number_of_nodes() < graph.number_of_nodes() / 2
+    steps = [e for *_, e in folded.edges(data=True) if e.get("reply") is not None]
+    assert steps and all(e["kind"] in ("forcing", "counter", "block") for e in steps)
+    assert "271 graph nodes (transpositions merged), " in folded.summary()
+    assert f"{folded.number_of_nodes()} with forced replies folded" in folded.summary()

@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 
 from qubic_logic.cli import main
 from qubic_logic.core import shortest_forced_win, threats
-from qubic_logic.forcegraph import force_graph
+from qubic_logic.forcegraph import fold_forced, force_graph
 from qubic_logic.forcetree import force_tree
 from qubic_logic.geometry import cells_of
 from qubic_logic.notation import parse_game
 from qubic_logic.notation import format_position, parse_cell, parse_position
 from qubic_logic.match import make_player
 from qubic_logic.puzzles import answer, length_after
+from qubic_logic.render.view import principal_variation
 from qubic_logic.server import create_app
 from qubic_logic.server.runner import CallTimeout, Runner
 from qubic_logic.strategy import patashnik_dictionary
@@ -80,12 +81,46 @@ def test_force_graph_has_fewer_nodes_than_its_tree(client):
     _, plain = post(client, "tree", {"position": POSITION, "merge": "none"})
     _, merged = post(client, "tree", {"position": POSITION, "merge": "transpositions"})
     _, symmetric = post(client, "tree", {"position": POSITION, "merge": "symmetry"})
-    assert plain["graph_nodes"] == plain["tree_nodes"] == tree.number_of_nodes() == len(plain["nodes"])
+    assert plain["graph_nodes"] == plain["tree_nodes"] == tree.number_of_nodes()
+    assert plain["folded_nodes"] == len(plain["nodes"]) == fold_forced(tree).number_of_nodes()
     assert merged["graph_nodes"] == force_graph(tree).number_of_nodes() < merged["tree_nodes"]
     assert symmetric["graph_nodes"] <= merged["graph_nodes"]
     assert merged["length"] == 6 and merged["winning_first_moves"] == [16, 31, 42, 63]
-    assert len(merged["edges"]) == force_graph(tree).number_of_edges()
+    folded = fold_forced(force_graph(tree))
+    assert merged["folded_nodes"] == len(merged["nodes"]) == folded.number_of_nodes()
+    assert len(merged["edges"]) == folded.number_of_edges()
     assert "271 graph nodes" in merged["summary"]
+    _, unfolded = post(client, "tree", {"position": POSITION, "fold": False})
+    assert len(unfolded["edges"]) == force_graph(tree).number_of_edges() and unfolded["folded_nodes"] is None
+    assert merged["principal_variation"] == principal_variation(folded)
+    assert set(merged["principal_variation"][:-1]) <= set(merged["opening"])
+    steps = {n["id"]: n["step"] for n in merged["nodes"]}
+    assert all(len(steps[e["target"]]) == (1 if e["reply"] is None else 2) for e in merged["edges"])
+
+
+def test_layout_places_boxes_in_ranks_without_overlap(client):
+    boxes = [[0, 120, 60], [1, 120, 60], [2, 120, 60], [3, 80, 40]]
+    status, laid = post(client, "layout", {"nodes": boxes, "edges": [[0, 1], [0, 2], [2, 3]]})
+    assert status == 200
+    at = {int(k): v for k, v in laid["nodes"].items()}
+    assert at[0][1] < at[1][1] == at[2][1] < at[3][1]  # one rank per step, y down
+    assert abs(at[1][0] - at[2][0]) >= 120  # side by side, not overlapping
+    assert {(e["source"], e["target"]) for e in laid["edges"]} == {(0, 1), (0, 2), (2, 3)}
+    assert all(e["d"].startswith("M") for e in laid["edges"])
+    assert 0 < laid["width"] and 0 < laid["height"]
+    status, wide = post(client, "layout", {"nodes": boxes, "edges": [[0, 1]], "rankdir": "LR"})
+    assert status == 200 and wide["nodes"]["0"][1] == wide["nodes"]["1"][1]
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"nodes": [[0, 50, 30]], "edges": [[0, 9]]}, "edges"),
+    ({"nodes": []}, "nodes"),
+    ({"nodes": [[0, -5, 30]]}, "nodes"),
+    ({"nodes": [[0, 50, 30]], "rankdir": "XX"}, "rankdir"),
+])
+def test_layout_rejects_bad_boxes_with_a_4xx(client, body, field):
+    status, answer_ = post(client, "layout", body)
+    assert status == 422 and field in answer_["field"]
 
 
 def test_hp67_answers_the_sample_game_over_http(client):
@@ -383,8 +418,11 @@ def test_serve_warns_when_not_on_loopback():
 
 def test_tree_graph_flag_reports_both_counts(capsys):
     assert main(["tree", POSITION, "--graph"]) == 0
+    assert ("731 tree nodes, 271 graph nodes (transpositions merged), 110 with forced replies folded; wins in 6"
+            in capsys.readouterr().out)
+    assert main(["tree", POSITION, "--graph", "--unfold"]) == 0
     assert "731 tree nodes, 271 graph nodes (transpositions merged); wins in 6" in capsys.readouterr().out
-    assert main(["tree", "moves:0,63,3,60,12", "--symmetric", "--format", "json"]) == 0
+    assert main(["tree", "moves:0,63,3,60,12", "--symmetric", "--unfold", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out.splitlines()[0])
     assert doc["graph"]["merge"] == "symmetry" and doc["graph"]["tree_nodes"] == 5 and len(doc["nodes"]) == 3
 

@@ -5,25 +5,26 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import subprocess
+import struct
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from qubic_logic.cli import main
+from qubic_logic.forcegraph import fold_forced, force_graph
 from qubic_logic.forcetree import force_tree
-from qubic_logic.notation import CellNames
-from qubic_logic.notation import parse_position
+from qubic_logic.notation import CellNames, format_cell, parse_position
 from qubic_logic.pictures import board_svg
 from qubic_logic.position import Position
-from qubic_logic.render import FORMATS, format_for_path, render_tree, write_tree
+from qubic_logic.render import FORMATS, Drawing, format_for_path, render_tree, write_tree
 from qubic_logic.render.dot import tree_dot
 from qubic_logic.render.html import external_references, tree_html
 from qubic_logic.render.nodelink import tree_from_json, tree_json
 from qubic_logic.render.text import tree_text
 
 MCDANIEL = "1-2,22-52,27-4"
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
@@ -51,11 +52,11 @@ def test_board_svg_draws_marks_and_highlights_the_winning_line():
 
 
 def test_svg_and_png_through_dot(small_tree):
-    svg = render_tree(small_tree, "svg").decode()
+    svg = render_tree(small_tree, "svg", drawing=Drawing(everything=True)).decode()
     root = ET.fromstring(svg)
-    ids = {g.get("id") for g in root.iter() if g.get("class") == "node"}
+    ids = {g.get("id") for g in root.iter() if (g.get("class") or "").startswith("node")}
     assert ids == {f"n{n}" for n in small_tree.nodes}
-    assert small_tree._repr_svg_().count('class="node"') == small_tree.number_of_nodes()
+    assert small_tree._repr_svg_().count('<g id="n') == small_tree.number_of_nodes()
     assert render_tree(small_tree, "png").startswith(b"\x89PNG\r\n\x1a\n")
 
 
@@ -90,6 +91,7 @@ def test_text_tree_has_one_line_per_node(small_tree):
     text = tree_text(small_tree)
     assert len(text.splitlines()) == small_tree.number_of_nodes()
     assert text.splitlines()[0] == f"X to move: wins in {small_tree.length}"
+    assert text.splitlines()[1].startswith("├── X ")
     assert text.count("four in a row") == sum(1 for _ in small_tree.winning_paths())
 
 
@@ -107,20 +109,20 @@ def test_write_tree_by_suffix(tmp_path, small_tree):
 
 def test_cli_writes_valid_svg_and_offline_html_for_a_big_tree(tmp_path, capsys):
     svg, html = tmp_path / "tree.svg", tmp_path / "tree.html"
-    assert main(["tree", MCDANIEL, "--engine", "python", "-o", str(svg)]) == 0
+    assert main(["tree", MCDANIEL, "--engine", "python", "--all", "--unfold", "-o", str(svg)]) == 0
     out = capsys.readouterr().out
     root = ET.parse(svg).getroot()
-    nodes = sum(1 for g in root.iter() if g.get("class") == "node")
+    nodes = sum(1 for g in root.iter() if (g.get("class") or "").startswith("node"))
     assert nodes >= 100 and f"{nodes} nodes" in out
-    assert main(["tree", MCDANIEL, "--engine", "python", "--format", "html", "-o", str(html)]) == 0
+    assert main(["tree", MCDANIEL, "--engine", "python", "--unfold", "--format", "html", "-o", str(html)]) == 0
     page = html.read_text()
-    assert external_references(page) == [] and page.count('class="node"') == nodes
+    assert external_references(page) == [] and page.count('class="node') == nodes
 
 
 def test_cli_summary_and_node_cap(capsys):
     assert main(["tree", MCDANIEL, "--engine", "python", "--only-winning", "--max-length", "6"]) == 0
     out = capsys.readouterr().out
-    tree = force_tree(parse_position(MCDANIEL), engine="python", only_winning=True, max_length=6)
+    tree = fold_forced(force_tree(parse_position(MCDANIEL), engine="python", only_winning=True, max_length=6))
     assert out.strip().splitlines()[-1].startswith(tree.summary(CellNames("number")))  # McDaniel's input
     assert "winning first moves: 17 32 43 64" in out  # in McDaniel's numbers, as the input
     assert main(["tree", MCDANIEL, "--engine", "python", "--max-nodes", "40", "--format", "json"]) == 0
@@ -139,43 +141,95 @@ def test_cli_errors_are_one_line(capsys):
     assert exit_.value.code == 2 and "positive" in capsys.readouterr().err
 
 
-STUB_DOM = """
-function el(tag) { return {tag, children: [], attrs: {}, dataset: {}, className: '', _t: '',
-  classList: {add() {}, remove() {}}, set innerHTML(v) { this.children = []; }, get innerHTML() { return ''; },
-  getAttribute(a) { return this.attrs[a]; }, setAttribute(a, v) { this.attrs[a] = v; }, clientWidth: 500,
-  appendChild(c) { this.children.push(c); }, addEventListener(e, f) { this.cb = f; },
-  scrollIntoView() {}, querySelector() { return {set textContent(v) { globalThis.PATH = v; }}; },
-  set textContent(v) { this._t = v; }, get textContent() { return this._t; }}; }
-const side = el('div'), box = el('div'), picture = el('svg');
-picture.attrs = {width: '2000pt', height: '400pt'};
-const nodes = JSON.parse(process.argv[2]).map(i => { const g = el('g'); g.id = 'n' + i; return g; });
-globalThis.document = {
-  getElementById(id) { return id === 'data' ? {textContent: DATA} : id === 'side' ? side
-                              : id === 'tree' ? box : nodes.find(n => n.id === id); },
-  querySelector() { return picture; },
-  querySelectorAll(q) { return q === 'g.node' ? nodes : []; }, createElement: el};
-"""
+# ------------------------------------------------------------------ pictures that fit, with boards and a legend
 
 
-@pytest.mark.skipif(not shutil.which("node"), reason="needs Node.js to run the page's script")
-def test_html_script_shows_the_board_of_a_clicked_node(tmp_path, small_tree):
-    page = tree_html(small_tree)
-    data = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.DOTALL).group(1)
-    script = re.findall(r"<script>(.*?)</script>", page, re.DOTALL)[-1]
-    leaf = max(n for n, d in small_tree.nodes(data=True) if d["role"] == "end")
-    check = (f"nodes[{leaf}].cb(); const b = side.children[1];"
-             "console.log(JSON.stringify([side.children[0]._t, PATH,"
-             " b.children.map(lv => lv.children.map(c => c.className.trim()).join(','))]));")
-    program = tmp_path / "page.js"
-    program.write_text(STUB_DOM + f"const DATA = {json.dumps(data)};\n" + script + check)
-    ids = json.dumps(sorted(small_tree.nodes))
-    done = subprocess.run(["node", str(program), ids], capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    caption, path, levels = json.loads(done.stdout)
-    assert caption == "X has four in a row"
-    assert path.split() == [str(c) for c in small_tree.path_to(leaf)]
-    classes = [c for level in levels for c in level.split(",")]
-    position = small_tree.nodes[leaf]["position"]
-    assert [i for i, c in enumerate(classes) if c.startswith("w")] == list(position.winning_line)
-    assert sum(c.startswith("x") for c in classes) == position.x.bit_count() - 4
-    assert sum(c.startswith("o") for c in classes) == position.o.bit_count()
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    return struct.unpack(">II", data[16:24])
+
+
+def svg_nodes(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter() if (g.get("class") or "").startswith("node")]
+
+
+def test_png_of_the_trap_fits_2400_pixels_and_shows_mini_boards(tmp_path, capsys):
+    png, svg = tmp_path / "t.png", tmp_path / "t.svg"
+    assert main(["tree", MCDANIEL, "-o", str(png)]) == 0
+    assert max(png_size(png.read_bytes())) <= 2400
+    assert main(["tree", MCDANIEL, "-o", str(svg)]) == 0
+    root = ET.parse(svg).getroot()
+    nodes = svg_nodes(root)
+    folded = fold_forced(force_tree(parse_position(MCDANIEL)))
+    assert 10 <= len(nodes) < folded.number_of_nodes()  # opens on the principal variation
+    for g in nodes:  # a mini board: 64 cells drawn as filled polygons, and the step's caption
+        cells = [p for p in g.iter(f"{SVG}polygon") if p.get("fill") not in (None, "none")]
+        assert len(cells) >= 64, g.get("id")
+        assert any(t.text and (t.text.startswith("after ") or t.text == "X to move") for t in g.iter(f"{SVG}text"))
+    assert (root.get("width"), root.get("height")) == ("100%", "100%")  # fits the window that opens it
+    style = dict(part.split(":") for part in root.get("style").split(";"))
+    natural = [float(style[k].removesuffix("px")) for k in ("max-width", "max-height")]
+    assert max(natural) <= 2400
+    x, y, w, h = map(float, root.get("viewBox").split())
+    assert (x, y) == (0, 0) and abs(w * 4 / 3 / natural[0] - 1) < 0.01 and abs(h * 4 / 3 / natural[1] - 1) < 0.01
+    background = root.find(f"{SVG}g").find(f"{SVG}polygon")  # the drawing's page, in viewBox units
+    xs, ys = zip(*((float(a), float(b)) for a, b in (p.split(",") for p in background.get("points").split())))
+    assert max(xs) - min(xs) <= w + 0.5 and max(ys) - min(ys) <= h + 0.5  # the whole drawing inside
+
+
+def test_every_picture_carries_its_legend_and_a_key_board(tmp_path):
+    tree = fold_forced(force_graph(force_tree(parse_position(MCDANIEL))))
+    root = ET.fromstring(render_tree(tree, "svg", "lrc"))
+    graph_texts = [t.text for t in root.find(f"{SVG}g").findall(f"{SVG}text")]  # the graph's own label
+    for words in ("a forced win follows", "no forced win", "a double threat", "X threat cell", "the step's moves",
+                  "level 1", "level 4", tree.summary()):
+        assert any(t and words in t for t in graph_texts), words
+    key = {t for t in graph_texts if t and re.fullmatch(r"\d{3}", t)}
+    assert key == {format_cell(c, "lrc") for c in range(64)}  # every cell named in the chosen notation
+
+
+def test_unfold_max_depth_and_all_choose_what_is_drawn():
+    tree = force_tree(parse_position(MCDANIEL))
+    folded = fold_forced(tree)
+    count = lambda t, d: len(svg_nodes(ET.fromstring(render_tree(t, "svg", drawing=d))))
+    assert count(folded, Drawing(everything=True)) == folded.number_of_nodes()
+    one = count(folded, Drawing(max_depth=1))
+    assert one == 1 + folded.out_degree(0)
+    assert count(folded, Drawing(max_depth=2)) > one
+    text = render_tree(tree, "dot", drawing=Drawing(everything=True)).decode()
+    assert text.count(" -> ") == tree.number_of_edges()  # unfolded: one edge per move
+    hidden = re.findall(r"\+(\d+) positions?", render_tree(folded, "dot").decode())
+    assert hidden and all(int(n) > 0 for n in hidden)
+
+
+@pytest.mark.parametrize("paper, size", [("a4", (595, 842)), ("letter", (612, 792))])
+def test_pdf_fits_one_page(tmp_path, capsys, paper, size):
+    pdf = tmp_path / "t.pdf"
+    assert main(["tree", MCDANIEL, "--paper", paper, "-o", str(pdf)]) == 0
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") == 1
+    box = [float(v) for v in re.search(rb"/MediaBox \[\s*([\d. ]+)\]", data).group(1).split()]
+    assert box[2] <= size[0] and box[3] <= size[1] and min(box[2], box[3]) > 200
+
+
+def test_bad_picture_options_are_one_line_errors(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["tree", MCDANIEL, "--width", "50", "-o", "t.png"])
+    assert exit_.value.code == 2 and "50 pixels is out of range" in capsys.readouterr().err
+    assert main(["tree", MCDANIEL, "--format", "pdf"]) == 2
+    assert "give a file with -o FILE.pdf" in capsys.readouterr().err
+
+
+def test_svg_screenshot_of_the_export(tmp_path):
+    """The export as a person sees it (``$QUBIC_SCREENSHOTS``/force-graph.png, or a temporary file)."""
+    folder = Path(os.environ.get("QUBIC_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    tree = fold_forced(force_graph(force_tree(parse_position(MCDANIEL))))
+    write_tree(tree, folder / "force-graph.png")
+    assert max(png_size((folder / "force-graph.png").read_bytes())) <= 2400
+
+
+def test_the_guide_quotes_the_current_counts():
+    guide = (Path(__file__).parent.parent / "docs" / "force-graphs.md").read_text()
+    folded = fold_forced(force_graph(force_tree(parse_position(MCDANIEL))))
+    assert folded.summary().split(" (winning")[0] in guide

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..core import threats
-from ..notation import diagram, format_position
+from ..notation import format_position
 from ..position import Position
+from ._board import labelled_diagram
 from ._common import cell_names, json_arg, notation_arg, position_arg, print_json
 from ._terminal import say
 
@@ -27,8 +28,9 @@ def run(args: argparse.Namespace) -> int:
                     "to_move": p.to_move, "winner": p.winner, "draw": p.is_draw,
                     "winning_line": list(p.winning_line or [])})
         return 0
-    say(diagram(p, threat_marks(p)))
-    status = f"{p.winner.upper()} has won on {cell_names(args).cells(p.winning_line)}" if p.winner else (
+    names = cell_names(args)
+    say(labelled_diagram(p, threat_marks(p), names.form))
+    status = f"{p.winner.upper()} has won on {names.cells(p.winning_line)}" if p.winner else (
         "draw" if p.is_draw else f"{p.to_move.upper()} to move")
     say(f"{status}; {LEGEND}")
     return 0

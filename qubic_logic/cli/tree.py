@@ -5,7 +5,13 @@ text tree (``-o FILE``, format from ``--format`` or the file's suffix; without
 ``-o`` the text tree goes to the terminal), then one summary line: nodes,
 winning first moves, minimal length. ``--graph`` merges transpositions (and
 with ``--symmetric`` positions equal up to symmetry) into one node and
-reports both node counts.
+reports both node counts. Each threat and its forced reply are folded into one
+step ("X 16 · O 17") unless ``--unfold``.
+
+Pictures (svg, png, pdf, dot) of large graphs open on the principal variation
+and its branch points, the other branches collapsed ("+37 positions");
+``--max-depth N`` shows every step up to N, ``--all`` every node. PNG and SVG
+stay within ``--width`` pixels (2,400), a PDF fits one ``--paper`` page.
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ import time
 
 from ..engines import ENGINE_NAMES
 from ..errors import QubicError
-from ..forcegraph import force_graph
+from ..forcegraph import fold_forced, force_graph
 from ..forcetree import force_tree
-from ..render import FORMATS, format_for_path, render_tree, write_tree
+from ..render import FORMATS, Drawing, format_for_path, render_tree, write_tree
+from ..render.dot import PAPERS
 from ._common import (
     DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
     position_arg, positive_int, seconds, supervised_engine,
@@ -47,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
                 engine.close()
     if args.graph or args.symmetric:
         tree = force_graph(tree, symmetric=args.symmetric)
+    if not args.unfold:
+        tree = fold_forced(tree)
+    drawing = Drawing(everything=args.all, max_depth=args.max_depth, width=args.width, paper=args.paper)
     seconds = time.perf_counter() - start
     stopped = {"max_nodes": f"node cap of {args.max_nodes} nodes reached",
                "time_limit": f"time limit of {time_limit} s reached",
@@ -56,21 +66,32 @@ def run(args: argparse.Namespace) -> int:
                   "--max-nodes or --time-limit, or add --only-winning or --max-length", highlight=False,
                   soft_wrap=True)
     if args.output:
-        write_tree(tree, args.output, fmt, args.notation)
+        write_tree(tree, args.output, fmt, args.notation, drawing)
         where = f"; wrote {fmt} to {args.output}"
     elif fmt == "text":
         from ..render.text import rich_tree
 
-        terminal_console().print(rich_tree(tree, args.notation))
+        terminal_console().print(rich_tree(tree, args.notation, args.max_depth))
         where = ""
-    elif fmt == "png":
-        raise QubicError("PNG is binary: give a file with -o FILE.png")
+    elif fmt in ("png", "pdf"):
+        raise QubicError(f"{fmt.upper()} is binary: give a file with -o FILE.{fmt}")
     else:
-        sys.stdout.write(render_tree(tree, fmt, args.notation).decode())
+        sys.stdout.write(render_tree(tree, fmt, args.notation, drawing).decode())
         where = ""
     say(f"{tree.summary(names)} [{tree.graph['engine']}, {seconds:.2f} s{where}]",
           file=sys.stderr if not args.output and fmt != "text" else sys.stdout)
     return 130 if tree.graph["truncated"] == "interrupted" else 0
+
+
+def picture_width(text: str) -> int:
+    """``--width``: a whole number of pixels from 200 to 10,000."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pixels (200..10000)") from None
+    if not 200 <= value <= 10000:
+        raise argparse.ArgumentTypeError(f"{value} pixels is out of range; expected 200..10000")
+    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -92,8 +113,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="draw the force graph: one node per position (transpositions merged)")
     parser.add_argument("--symmetric", action="store_true",
                         help="with --graph, also merge positions equal up to symmetry (implies --graph)")
+    parser.add_argument("--unfold", action="store_true",
+                        help="one edge per move (default: a threat and its forced reply are one step)")
+    parser.add_argument("--max-depth", type=positive_int, default=None, metavar="N",
+                        help="pictures and text: show every step up to N from the root (default: pictures "
+                             "of large graphs show the principal variation and its branch points)")
+    parser.add_argument("--all", action="store_true", help="pictures: draw every node, however large")
+    parser.add_argument("--width", type=picture_width, default=2400, metavar="PX",
+                        help="pictures: longest side in pixels, 200..10000 (default 2400)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="PDF page size (default a4)")
     parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="svg | png | html | dot | json | text (default: from -o's suffix, else text)")
+                        help=f"{' | '.join(FORMATS)} (default: from -o's suffix, else text)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None, help="write the tree to FILE")
     notation_arg(parser)
     parser.set_defaults(func=run)

@@ -1,7 +1,7 @@
 """A compact text drawing of a force tree for the terminal (rich).
 
 One line per node: the move that led there, its kind, and what follows
-(``win 5`` = the attacker needs 5 more moves; ``fail``/``cut`` with why).
+(folded steps read ``X 16 · O 17``; ``win 5`` = the attacker needs 5 more moves; ``fail``/``cut`` with why).
 
 >>> from qubic_logic.notation import parse_position
 >>> from qubic_logic.forcetree import force_tree
@@ -19,15 +19,14 @@ from rich.console import Console
 from rich.tree import Tree
 
 from ..forcetree import ForceTree
-from ..notation import format_cell
-from .dot import node_caption
+from .dot import node_caption, step_text
 
 _STYLE = {"win": "green", "fail": "red", "cut": "yellow"}
 
 
 def _line(tree: ForceTree, parent: int, node: int, form: str) -> str:
     d, e = tree.nodes[node], tree.edges[parent, node]
-    head = f"{tree.nodes[parent]['to_move'].upper()} {format_cell(e['move'], form)} {e['kind']}"
+    head = f"{step_text(tree, node, form)} {e['kind']}"
     if d["role"] == "end":
         return f"{head}: four in a row"
     if d["status"] == "win":

@@ -24,8 +24,8 @@ from ..cli.play import hint, read_move
 from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
 from ..errors import QubicError
-from ..forcegraph import MERGES, force_graph
-from ..forcetree import EDGE_KINDS, force_tree
+from ..forcegraph import MERGES, fold_forced, force_graph
+from ..forcetree import EDGE_KINDS, edge_moves, force_tree
 from ..geometry import cells_of
 from ..match import make_player
 from ..notation import CELL_FORMS, CellNames, format_cell, format_mcdaniel, parse_game, parse_position, root_of
@@ -33,7 +33,9 @@ from ..players import REGISTRY, player_names
 from ..position import Game
 from ..puzzles import SOURCES, answer, generate
 from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
-from ..render.dot import node_caption, on_shortest_win
+from ..render.dot import node_caption, on_shortest_win, several_lines_meet, value_text
+from ..render.layout import layout
+from ..render.view import opening_view, principal_variation
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
 from .verifying import VerificationJob
@@ -100,6 +102,16 @@ class TreeRequest(WinRequest):
     max_nodes: Annotated[int, Field(ge=1, le=MAX_TREE_NODES)] = 2000
     only_winning: bool = False
     merge: Literal["none", "transpositions", "symmetry"] = "transpositions"
+    fold: bool = Field(True, description="fold each threat and its forced reply into one step edge")
+
+
+class LayoutRequest(BaseModel):
+    nodes: Annotated[list[tuple[int, Annotated[float, Field(gt=0, le=2000)], Annotated[float, Field(gt=0, le=2000)]]],
+                     Field(min_length=1, max_length=MAX_TREE_NODES,
+                           description="the boxes to place: [id, width, height] in pixels")]
+    edges: Annotated[list[tuple[int, int]], Field(max_length=4 * MAX_TREE_NODES,
+                                                  description="[from, to] pairs of node ids")] = []
+    rankdir: Literal["TB", "LR"] = "TB"
 
 
 class GameRequest(BaseModel):
@@ -213,26 +225,49 @@ async def tree(req: TreeRequest, request: Request) -> dict:
     def grow():
         t = force_tree(p, engine=req.engine, max_length=req.max_length, max_nodes=req.max_nodes,
                        only_winning=req.only_winning, time_limit=req.time_limit)
-        return t if req.merge == "none" else force_graph(t, symmetric=req.merge == MERGES[1])
+        g = t if req.merge == "none" else force_graph(t, symmetric=req.merge == MERGES[1])
+        return fold_forced(g) if req.fold else g
 
     start = time.perf_counter()
     g = await _runner(request).call(grow, seconds=req.time_limit + 5, what="growing the force tree")
     nodes = []
     for n, d in g.nodes(data=True):
         q = d["position"]
+        parent = next(iter(g.predecessors(n)), None)
         nodes.append({"id": n, "role": d["role"], "to_move": d["to_move"], "status": d["status"],
                       "length": d["length"], "reason": d["reason"], "depth": d["depth"], "move": d["move"],
-                      "caption": node_caption(g, n),
+                      "step": list(edge_moves(g.edges[parent, n])) if parent is not None else [],
+                      "mover": g.nodes[parent]["to_move"] if parent is not None else None,
+                      "caption": node_caption(g, n), "value": value_text(g, n),
                       "x": cells_of(q.x), "o": cells_of(q.o), "xt": list(d["x_threats"]),
                       "ot": list(d["o_threats"]), "win": list(q.winning_line or ()),
-                      "tree_nodes": d.get("tree_nodes", 1)})
-    edges = [{"source": a, "target": b, "move": e["move"], "kind": e["kind"],
+                      "tree_nodes": d.get("tree_nodes", 1), "merged": several_lines_meet(g, n)})
+    edges = [{"source": a, "target": b, "move": e["move"], "reply": e.get("reply"), "kind": e["kind"],
               "best": on_shortest_win(g, a, b)} for a, b, e in g.edges(data=True)]
     return {"summary": g.summary(), "attacker": g.attacker, "length": g.length,
             "winning_first_moves": g.winning_first_moves(), "truncated": g.graph["truncated"],
-            "tree_nodes": g.graph.get("tree_nodes", g.number_of_nodes()), "graph_nodes": g.number_of_nodes(),
-            "merge": req.merge, "engine": g.graph["engine"], "seconds": round(time.perf_counter() - start, 4),
+            "tree_nodes": g.graph.get("tree_nodes", g.graph.get("folded_from", g.number_of_nodes())),
+            "graph_nodes": g.graph.get("folded_from", g.number_of_nodes()),
+            "folded_nodes": g.number_of_nodes() if req.fold else None,
+            "merge": req.merge, "fold": req.fold, "engine": g.graph["engine"],
+            "seconds": round(time.perf_counter() - start, 4),
+            "principal_variation": principal_variation(g), "opening": sorted(opening_view(g)),
             "nodes": nodes, "edges": edges}
+
+
+@router.post("/layout", summary="Graphviz dot layout of boxes and edges: centres and edge curves in pixels")
+async def layout_route(req: LayoutRequest, request: Request) -> dict:
+    boxes = {n: (w, h) for n, w, h in req.nodes}
+    unknown = [e for e in req.edges if e[0] not in boxes or e[1] not in boxes]
+    if unknown:
+        raise InputError("edges", f"edge {list(unknown[0])} joins a node not in 'nodes'; "
+                                  "expected pairs of the given node ids")
+    start = time.perf_counter()
+    laid = await _runner(request).call(layout, boxes, req.edges, req.rankdir, seconds=MAX_SECONDS,
+                                       what="laying out the graph")
+    return {"nodes": {str(n): xy for n, xy in laid.nodes.items()},
+            "edges": [{"source": a, "target": b, "d": d} for (a, b), d in laid.edges.items()],
+            "width": laid.width, "height": laid.height, "seconds": round(time.perf_counter() - start, 4)}
 
 
 @router.post("/game", summary="check a game (and a move added to it); its position and threats")

@@ -60,19 +60,35 @@ const Q = {
     }
   },
 
-  // Four levels side by side (level 1, z = 0, on the left). opts: onclick(cell), last, marks, notation, size.
+  // The names of a level's rows and columns in a notation: lrc/hp67 write level, row, column (1..4);
+  // index/number name a row by its first cell and a column by what it adds.
+  axes(z, notation) {
+    if (notation === 'lrc' || notation === 'hp67') { const n = ['1', '2', '3', '4']; return {rows: n, cols: n}; }
+    const first = notation === 'number' ? 1 : 0;
+    return {rows: [0, 1, 2, 3].map(y => String(16 * z + 4 * y + first)), cols: ['+0', '+1', '+2', '+3']};
+  },
+
+  // Four levels side by side (level 1, z = 0, on the left), rows and columns named in the notation.
+  // opts: onclick(cell), last, marks, notation, size.
   board(b, opts = {}) {
-    const S = opts.size || 30, GAP = S / 2, W = 16 * S + 3 * GAP, TOP = 16;
+    const S = opts.size || 30, GAP = S / 2, LEFT = Math.max(14, S * 0.7), BLOCK = LEFT + 4 * S, TOP = 28;
+    const W = 4 * BLOCK + 3 * GAP, font = Math.max(9, Math.min(11, S * 0.4));
     const root = Q.svg('svg', {viewBox: `-1 -1 ${W + 2} ${TOP + 4 * S + 2}`, class: 'board',
                                width: W + 2, height: TOP + 4 * S + 2});
-    for (let z = 0; z < 4; z++) {
-      const t = Q.svg('text', {x: z * (4 * S + GAP) + 2 * S, y: 11, class: 'level'});
-      t.textContent = 'level ' + (z + 1);
+    const label = (x, y, text, cls) => {
+      const t = Q.svg('text', {x, y, class: cls, 'font-size': font});
+      t.textContent = text;
       root.append(t);
+    };
+    for (let z = 0; z < 4; z++) {
+      const x0 = z * (BLOCK + GAP) + LEFT, names = Q.axes(z, opts.notation);
+      label(x0 + 2 * S, 11, 'level ' + (z + 1), 'level');
+      names.cols.forEach((name, x) => label(x0 + x * S + S / 2, TOP - 4, name, 'axis'));
+      names.rows.forEach((name, y) => label(x0 - 3, TOP + y * S + S / 2 + font / 3, name, 'axis row'));
     }
     for (let c = 0; c < 64; c++) {
       const x = c % 4, y = (c >> 2) % 4, z = c >> 4;
-      const px = z * (4 * S + GAP) + x * S, py = TOP + y * S;
+      const px = z * (BLOCK + GAP) + LEFT + x * S, py = TOP + y * S;
       const g = Q.svg('g', {class: Q.cellClasses(b, c, {...opts, clickable: !!opts.onclick && !b.over}),
                             'data-cell': c});
       const title = Q.svg('title');
@@ -85,11 +101,13 @@ const Q = {
     return root;
   },
 
-  // The cube in isometric projection: level 1 at the bottom, each level a rhombus of 16 cells.
+  // The cube in isometric projection: level 1 at the bottom, each level a rhombus of 16 cells,
+  // its columns named along the back-right edge and its rows along the back-left edge.
   iso(b, opts = {}) {
     const S = opts.size || 30, H = S / 2, LEVEL = 4 * S + 10;
-    const W = 8 * S + 64, HEIGHT = 3 * LEVEL + 4 * S + 8;
-    const root = Q.svg('svg', {viewBox: `${-4 * S - 2} -4 ${W} ${HEIGHT}`, class: 'board iso', width: W, height: HEIGHT});
+    const W = 8 * S + 96, HEIGHT = 3 * LEVEL + 4 * S + 8;
+    const root = Q.svg('svg', {viewBox: `${-4 * S - 30} -14 ${W} ${HEIGHT + 10}`, class: 'board iso', width: W,
+                               height: HEIGHT + 10});
     const at = (x, y, z) => [(x - y) * S, (x + y) * H + (3 - z) * LEVEL];
     for (let z = 3; z >= 0; z--) {
       const corners = [at(0, 0, z), at(4, 0, z), at(4, 4, z), at(0, 4, z)];
@@ -98,6 +116,15 @@ const Q = {
       const t = Q.svg('text', {x: lx + 6, y: ly + 4, class: 'level', 'text-anchor': 'start'});
       t.textContent = 'level ' + (z + 1);
       root.append(t);
+      const names = Q.axes(z, opts.notation);
+      for (let i = 0; i < 4; i++) {
+        const [cx, cy] = at(i + 0.5, -0.35, z), [rx, ry] = at(-0.35, i + 0.5, z);
+        const col = Q.svg('text', {x: cx + 3, y: cy, class: 'axis', 'font-size': 9});
+        col.textContent = names.cols[i];
+        const row = Q.svg('text', {x: rx - 3, y: ry + 3, class: 'axis row', 'font-size': 9});
+        row.textContent = names.rows[i];
+        root.append(col, row);
+      }
       for (let y = 0; y < 4; y++) for (let x = 0; x < 4; x++) {
         const c = x + 4 * y + 16 * z;
         const g = Q.svg('g', {class: Q.cellClasses(b, c, {...opts, clickable: !!opts.onclick && !b.over}),

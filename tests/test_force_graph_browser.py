@@ -1,0 +1,173 @@
+"""The force-graph explorer of the Analyse page, measured in a real Chromium (Playwright, Debian's chromium).
+
+The plane-17 trap ``1-2,22-52,27-4`` is drawn at 1280×800 and on a 390×844 phone: no two node boxes
+overlap, node text is at least 11 px high as the page opens, the whole principal variation is on screen,
+an expand keeps the zoom and the clicked node where they were, a tap works like pointing, and a line
+steps forward to its final double threat. Screenshots go to ``$QUBIC_SCREENSHOTS`` (docs/screenshots).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from qubic_logic.forcegraph import fold_forced, force_graph
+from qubic_logic.forcetree import force_tree
+from qubic_logic.notation import parse_position
+from qubic_logic.render.view import principal_variation
+
+from . import test_server_browser as shared
+from .test_server_browser import CHROMIUM, playwright, screenshot
+
+browser, server = shared.browser, shared.server  # the module's Chromium and `qubic serve`
+
+pytestmark = pytest.mark.skipif(not CHROMIUM, reason="needs Debian's chromium")
+TRAP = "1-2,22-52,27-4"
+
+GEOMETRY = """() => {
+  const svg = document.getElementById('graph'), r = svg.getBoundingClientRect();
+  const nodes = [...svg.querySelectorAll('.gnode')].map(g => {
+    const b = g.querySelector('rect.box').getBoundingClientRect();
+    const fonts = [...g.querySelectorAll('text')].map(t =>
+      parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+    return {id: Number(g.dataset.id), x: b.x, y: b.y, w: b.width, h: b.height, font: Math.min(...fonts)};
+  });
+  return {svg: {x: r.x, y: r.y, w: r.width, h: r.height}, nodes, view: [innerWidth, innerHeight],
+          viewBox: svg.getAttribute('viewBox').split(' ').map(Number)};
+}"""
+
+
+@pytest.fixture(scope="module")
+def trap_line() -> list[int]:
+    """The principal variation of the folded plane-17 graph, computed here, not by the page."""
+    return principal_variation(fold_forced(force_graph(force_tree(parse_position(TRAP)))))
+
+
+def open_graph(browser, server, width: int, height: int, phone: bool = False):
+    context = browser.new_context(viewport={"width": width, "height": height}, base_url=server,
+                                  has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"/analyse?position={TRAP}")
+    playwright.expect(page.locator("#graph .gnode").first).to_be_visible(timeout=60_000)
+    page.locator("#graph").scroll_into_view_if_needed()
+    page.wait_for_function("document.getElementById('graph').dataset.visible !== undefined")
+    return page, errors
+
+
+def overlapping(nodes: list[dict]) -> list[tuple[int, int]]:
+    return [(a["id"], b["id"]) for i, a in enumerate(nodes) for b in nodes[i + 1:]
+            if a["x"] < b["x"] + b["w"] - 0.5 and b["x"] < a["x"] + a["w"] - 0.5
+            and a["y"] < b["y"] + b["h"] - 0.5 and b["y"] < a["y"] + a["h"] - 0.5]
+
+
+def inside(node: dict, box: dict) -> bool:
+    return (box["x"] - 0.5 <= node["x"] and node["x"] + node["w"] <= box["x"] + box["w"] + 0.5
+            and box["y"] - 0.5 <= node["y"] and node["y"] + node["h"] <= box["y"] + box["h"] + 0.5)
+
+
+def check_opening(page, line: list[int]) -> dict:
+    geo = page.evaluate(GEOMETRY)
+    shown = {n["id"]: n for n in geo["nodes"]}
+    assert set(line) <= set(shown), "the principal variation is drawn"
+    assert overlapping(geo["nodes"]) == []
+    assert min(n["font"] for n in geo["nodes"]) >= 11 - 1e-6
+    window = {"x": 0, "y": 0, "w": geo["view"][0], "h": geo["view"][1]}
+    for node in line:
+        assert inside(shown[node], geo["svg"]) and inside(shown[node], window), node
+    return geo
+
+
+def test_desktop_opens_on_the_readable_principal_variation_and_keeps_zoom_on_expand(browser, server, trap_line,
+                                                                                   tmp_path):
+    page, errors = open_graph(browser, server, 1280, 800)
+    geo = check_opening(page, trap_line)
+    screenshot(page, "analyse-force-graph", tmp_path)
+    collapsed = page.locator("#graph .gnode.collapsed").first
+    node = int(collapsed.get_attribute("data-id"))
+    before = next(n for n in geo["nodes"] if n["id"] == node)
+    visible = page.locator("#graph").get_attribute("data-visible")
+    collapsed.click()  # pointing selects it, the click opens it
+    playwright.expect(page.locator("#graph")).not_to_have_attribute("data-visible", visible)
+    after = page.evaluate(GEOMETRY)
+    moved = next(n for n in after["nodes"] if n["id"] == node)
+    assert after["viewBox"][2:] == geo["viewBox"][2:], "the zoom is kept"
+    assert abs(moved["x"] - before["x"]) < 1 and abs(moved["y"] - before["y"]) < 1, "the clicked node stays put"
+    assert overlapping(after["nodes"]) == []
+    page.uncheck("#fold")  # one edge per move again: the same line in more steps
+    unfolded = force_graph(force_tree(parse_position(TRAP)))
+    playwright.expect(page.locator("#stepinfo")).to_have_text(
+        f"step 0 of {len(principal_variation(unfolded)) - 1}", timeout=30_000)
+    assert "folded" not in page.locator("#gsummary").inner_text()
+    assert errors == []
+
+
+def test_phone_shows_the_whole_line_and_a_tap_works_like_pointing(browser, server, trap_line, tmp_path):
+    page, errors = open_graph(browser, server, 390, 844, phone=True)
+    check_opening(page, trap_line)
+    screenshot(page, "analyse-force-graph-phone", tmp_path)
+    graph = page.locator("#graph")
+    visible = graph.get_attribute("data-visible")
+    second = page.locator(f'#graph .gnode[data-id="{trap_line[1]}"]')
+    second.tap()  # the first tap shows the position...
+    playwright.expect(page.locator("#nodecap")).to_contain_text("after X ")
+    assert graph.get_attribute("data-visible") == visible
+    assert page.locator("#nodeboard svg.board text.axis").count() == 32  # rows and columns named
+    second.tap()  # ...the second opens the node
+    playwright.expect(graph).not_to_have_attribute("data-visible", visible)
+    assert errors == []
+
+
+def test_stepping_through_the_line_ends_on_the_double_threat_and_four_in_a_row(browser, server, trap_line):
+    page, errors = open_graph(browser, server, 1280, 800)
+    expect = playwright.expect
+    graph = fold_forced(force_graph(force_tree(parse_position(TRAP))))
+    expect(page.locator("#stepinfo")).to_have_text(f"step 0 of {len(trap_line) - 1}")
+    page.click("#forward")
+    first = graph.edges[trap_line[0], trap_line[1]]
+    expect(page.locator("#nodeboard g.cell.stepmove")).to_have_attribute("data-cell", str(first["move"]))
+    expect(page.locator("#nodeboard g.cell.forced")).to_have_attribute("data-cell", str(first["reply"]))
+    expect(page.locator("#stepnote")).to_contain_text("is forced")
+    double = next(i for i in range(1, len(trap_line))
+                  if graph.edges[trap_line[i - 1], trap_line[i]]["kind"] == "double")
+    for _ in range(double - 1):
+        page.click("#forward")
+    expect(page.locator("#stepnote")).to_contain_text("double threat")
+    threats = graph.nodes[trap_line[double]]["x_threats"]
+    expect(page.locator("#nodeboard g.cell.dbl")).to_have_count(len(threats))
+    page.click("#back")
+    expect(page.locator("#stepinfo")).to_have_text(f"step {double - 1} of {len(trap_line) - 1}")
+    page.click("#autoplay")
+    expect(page.locator("#stepinfo")).to_have_text(f"step {len(trap_line) - 1} of {len(trap_line) - 1}",
+                                                  timeout=15_000)
+    expect(page.locator("#nodeboard g.cell.won")).to_have_count(4)
+    expect(page.locator("#graph .gedge.online")).to_have_count(len(trap_line) - 1)
+    assert errors == []
+
+
+def test_the_offline_page_opens_with_header_legend_and_root_in_view_and_shows_named_boards(browser, tmp_path):
+    from qubic_logic.render.html import tree_html
+
+    graph = fold_forced(force_tree(parse_position(TRAP), only_winning=True, max_length=6))
+    path = tmp_path / "tree.html"
+    path.write_text(tree_html(graph, "lrc"))
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(path.as_uri())
+    window = {"x": 0, "y": 0, "w": 1280, "h": 800}
+    for selector in ("header", "#n0"):
+        b = page.locator(selector).bounding_box()
+        assert inside({"x": b["x"], "y": b["y"], "w": b["width"], "h": b["height"]}, window), selector
+    playwright.expect(page.locator("header")).to_contain_text("a forced win follows")
+    leaf = max(n for n, d in graph.nodes(data=True) if d["role"] == "end")
+    page.locator(f"#n{leaf}").scroll_into_view_if_needed()
+    page.locator(f"#n{leaf}").click()
+    playwright.expect(page.locator("#side h3")).to_contain_text("four in a row")
+    assert page.locator("#side .lvname").all_inner_texts() == [f"level {z}" for z in range(1, 5)]
+    assert page.locator("#side .lv .ax").all_inner_texts()[:5] == ["", "1", "2", "3", "4"]
+    cells = page.locator("#side .lv div:not(.ax)")
+    assert cells.count() == 64
+    position = graph.nodes[leaf]["position"]
+    won = [i for i in range(64) if "w" in (cells.nth(i).get_attribute("class") or "").split()]
+    assert won == list(position.winning_line)
+    assert cells.nth(0).get_attribute("title") == "111"
+    page.close()
