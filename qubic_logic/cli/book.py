@@ -18,10 +18,9 @@ from ..book.stats import book_stats, format_stats, largest_proofs, reply_table
 from ..book.archive import export_archive, import_archive, shipped_archive, verify_archive
 from ..book.verify import verify_book
 from ..book.store import position_name
-from ..notation import format_cell
 from ..wording import counted
 from ._common import (_position, cell_names, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
-                      position_arg, positive_int, print_json, seconds)
+                      positive_int, print_json, seconds)
 from ._terminal import say, console as terminal_console
 
 
@@ -218,7 +217,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     check_output(args.book)
-    err = Console(stderr=True)
+    err = terminal_console(stderr=True)
     with executor_from(args) as executor, err.status("verifying…") as status:
         report = import_archive(args.book, args.folder, executor=executor,
                                 progress=lambda done, total: status.update(f"verifying… {done} of {total} proofs"))

@@ -13,7 +13,6 @@ learning curve (.png, .svg or .csv), --export writes the patterns as ASP
 from __future__ import annotations
 
 import argparse
-import sys
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -19,7 +19,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..errors import Interrupted, QueryTimeout
 from ..notation import format_mcdaniel, format_patashnik, root_of
 from ..saving import write_atomically
-from ..shipped import resolve_dictionary
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.formats import read_dictionary
 from ..executor import make_executor

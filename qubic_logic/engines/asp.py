@@ -165,13 +165,13 @@ def search(
 
     lits = []
     for atom, truth in assumptions:
-        found = ctl.symbolic_atoms[atom]
-        if found is None:
+        symbol = ctl.symbolic_atoms[atom]
+        if symbol is None:
             if truth:  # assuming an atom that cannot be true: unsatisfiable
                 result.satisfiable, result.exhausted = False, True
                 return result
             continue
-        lits.append(found.literal if truth else -found.literal)
+        lits.append(symbol.literal if truth else -symbol.literal)
     if deadline is not None and time.monotonic() >= deadline:
         raise QueryTimeout(f"asp engine (clingo): no answer within the time limit of {time_limit} s", partial=result)
     with ctl.solve(on_model=on_model, async_=True, assumptions=lits) as handle:

@@ -18,6 +18,7 @@ from ..errors import DataFormatError, QubicError
 from ..saving import write_atomically
 from .dictionary import StrategyDictionary
 from .compress import merged_lines
+from ..shipped import resolve_dictionary
 from .wildcard import dumps_wildcard, is_wildcard_text, parse_wildcard
 
 FORMATS = ("patashnik", "wildcard", "asp", "prolog")
