@@ -142,3 +142,19 @@ def test_list_shows_what_ships_one_line_each(capsys):
     assert names[: len(strategy_rule_files())] == strategy_rule_files() and "patashnik" in names
     _, out, _ = run(capsys, "list", "dictionaries", "--json")
     assert [d["name"] for d in json.loads(out)["dictionaries"]] == ["patashnik", "qubic-logic-solved"]
+
+
+def test_long_bad_input_is_quoted_cut_at_a_word_with_its_length():
+    code, _, err = run_cli_error(["win", "1-2, " * 40 + "x"])
+    assert code == 2 and "(201 characters)" in err
+    quoted = err.split("'")[1]
+    assert quoted.endswith("…") and quoted[:-1].endswith((" ", ",", "-"))
+
+
+@pytest.mark.slow
+def test_verify_dictionary_patashnik_from_a_temporary_folder(tmp_path):
+    done = subprocess.run([*QUBIC, "verify", "dictionary", "patashnik"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=1200, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("patashnik: VERIFIED — X to move at the empty board wins by the dictionary")
+    assert "(3) dictionary move        2,929" in done.stdout

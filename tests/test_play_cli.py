@@ -124,7 +124,8 @@ def test_reply_json_is_the_players_choice(capsys):
     code, out, _ = run_cli(capsys, "reply", "hp67", ".231", "--json")
     reply = json.loads(out)
     expected = get_player("hp67").choose(parse_game(".231"))
-    assert code == 0 and reply["move"] == expected.cell and reply["explanation"] == expected.explanation
+    assert code == 0 and reply["move"] == expected.cell and reply["notation"] == "hp67"  # the input's
+    assert reply["explanation"] == expected.explain("hp67") and reply["cell"] == ".322"
     assert format_cell(reply["move"], "hp67") == ".322"  # the seed's first answer
 
 

@@ -70,7 +70,7 @@ def test_check_command_exit_status(capsys, tmp_path):
     f = tmp_path / "holds.pl"
     f.write_text('domain(position("1-2,22-52,27")).\nviolated :- \\+ to_move(o).\n')
     assert main(["check", str(f)]) == 0
-    assert "holds in all 1 positions" in capsys.readouterr().out
+    assert "holds in all 1 position of" in capsys.readouterr().out
     assert main(["check", str(CHECKS / "three-two-zero-files.pl")]) == 1
     assert "counterexample: X 0 1 5; O 4" in capsys.readouterr().out
 

@@ -26,13 +26,16 @@ from ..notation import cut_at_word, shown
 from ._terminal import fit, say, width_of
 
 
+MAX_MESSAGE = 1000  # characters of a usage error: ours quote long input cut already, and stay whole
+
+
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr, exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
         message = " ".join(message.split())  # arguments may hold newlines: still one line
-        if len(message) > 300:
-            message = f"{cut_at_word(message, 300)}… ({len(message)} characters)"
+        if len(message) > MAX_MESSAGE:  # argparse's own messages quote whole arguments
+            message = f"{cut_at_word(message, MAX_MESSAGE)}… ({len(message)} characters)"
         self.exit(2, fit(f"{self.prog}: error: {message} (see {self.prog} --help)", width_of(sys.stderr)) + "\n")
 
 

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..errors import Interrupted, QueryTimeout
-from ..notation import format_mcdaniel, format_patashnik, root_of
+from ..notation import CellNames, format_mcdaniel, format_patashnik, root_of
 from ..saving import write_atomically
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.formats import read_dictionary
@@ -92,7 +92,7 @@ def _print_verification(v: Verification, source: str) -> None:
         say(f"  {v.unsettled:,} rule-(4) positions not settled before the run stopped (time limit or Ctrl-C)")
     for f in v.failures[:20]:
         say(f"  FAILS at {format_patashnik(f.position) or 'the empty board'}: {f.reason}; reached by moves "
-              f"{','.join(map(str, f.moves)) or '(the root)'}")
+              f"{'moves:' + ','.join(map(str, f.moves)) if f.moves else '(the root)'}")
     if len(v.failures) > 20:
         say(f"  ... and {len(v.failures) - 20} more failures (see --json)")
 
@@ -136,7 +136,7 @@ def _print_check(check: dict) -> None:
               f"({check['seconds']:.1f} s)")
     for r in check["first_rejected"]:
         at = f"step {r['step']}: " if r["step"] else ""
-        say(f"    {r['position'] or 'the empty board'} {','.join(map(str, r['witness']))}: {at}{r['reason']}")
+        say(f"    {r['position'] or 'the empty board'}, witness {CellNames().cells(r['witness'])}: {at}{r['reason']}")
 
 
 def run_certificate(args: argparse.Namespace) -> int:
