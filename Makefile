@@ -55,7 +55,8 @@ wheel-check: setup
 	  assert 'wheel-check/venv' in q.__file__ and q.CORE_NAME == 'native', (q.__file__, q.CORE_NAME)" \
 	  && venv/bin/python -c "from qubic_logic.server.app import STATIC; assert (STATIC / 'play.html').is_file(), STATIC" \
 	  && venv/bin/qubic --version && venv/bin/qubic win 1-2,22-52,27-4 --engine native \
-	  && venv/bin/qubic win 1-2,22-52,27-4 --engine asp --max-length 6
+	  && venv/bin/qubic win 1-2,22-52,27-4 --engine asp --max-length 6 \
+	  && venv/bin/qubic book show moves:0 | grep -q 'O to move LOSES'
 
 # The seeds' claims recomputed: regenerate docs/claims.md, atomically.
 claims-doc: setup

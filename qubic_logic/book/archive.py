@@ -57,6 +57,7 @@ from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position
 from ..saving import _umask, write_atomically
+from ..strategy.dictionary import StrategyDictionary
 from .build import derived
 from .store import VALUES, BookEntry, OpeningBook, position_name
 from .verify import BookVerification, verify_unit
@@ -288,9 +289,14 @@ def import_archive(
                 if current is not None and current.settled:
                     report.already += 1
                     continue
-                book.write(BookEntry(position, item["value"], item.get("move"), item.get("proof_size"),
-                                     int(item.get("nodes") or 0), float(item.get("seconds") or 0.0), "solved",
-                                     item.get("budget"), text))
+                move, size = item.get("move"), item.get("proof_size")
+                if verify:  # what the book plays and reports comes from the verified proof, not the index
+                    strategy = StrategyDictionary.parse(text, item["proof"])
+                    size = len(strategy)
+                    if item["value"] == "win" and strategy.move_for(position) is not None:
+                        move = strategy.move_for(position)
+                book.write(BookEntry(position, item["value"], move, size, int(item.get("nodes") or 0),
+                                     float(item.get("seconds") or 0.0), "solved", item.get("budget"), text))
                 report.imported += 1
             for item, position in listed:  # open until shown; an open one with what its searches reached
                 report.unproven += item["value"] == "no win"

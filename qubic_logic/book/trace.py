@@ -2,7 +2,7 @@
 
 ``python -m qubic_logic.book.trace OUT.png [POSITION ...] [--time-limit S] [--csv FILE]``
 solves each position (default: the replies to X's weak opening that the
-book leaves open, 12, 22 and 26, and two it settles, 0 and 21) with
+book leaves open, 12, 22 and 26, and two it settles, 7 and 2) with
 :func:`~qubic_logic.strategy.solve.solve`, one after the other, sampling the
 root's numbers about four times a second, and draws proof number and
 disproof number against nodes (log scales): a settled search's proof number
@@ -28,7 +28,8 @@ from ..notation import parse_position
 from ..saving import check_writable, write_atomically
 from ..strategy.solve import solve
 
-DEFAULT_POSITIONS = ("moves:1,12", "moves:1,22", "moves:1,26", "moves:1,0", "moves:1,21")
+SETTLED = 2**29  # numbers from here up stand for infinity
+DEFAULT_POSITIONS = ("moves:1,12", "moves:1,22", "moves:1,26", "moves:1,7", "moves:1,2")
 
 
 @dataclass
@@ -58,6 +59,23 @@ def run_trace(text: str, time_limit: float | None = None, memory_limit: float = 
     return trace
 
 
+def traces_from_csv(path: str) -> list[Trace]:
+    """The traces a :func:`csv_text` file holds (to draw them again); the last sample of each is its end."""
+    traces: dict[str, Trace] = {}
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            for row in csv.DictReader(f):
+                t = traces.setdefault(row["position"], Trace(row["position"]))
+                t.samples.append((float(row["seconds"]), int(row["nodes"]), int(row["proof_number"]),
+                                  int(row["disproof_number"])))
+    except (OSError, KeyError, ValueError) as exc:
+        raise QubicError(f"cannot read samples from {path} ({exc}); expected a CSV this command wrote") from None
+    for t in traces.values():
+        t.seconds, t.nodes = t.samples[-1][0], t.samples[-1][1]
+        t.status = "won" if t.samples[-1][2] == 0 else "unknown"
+    return list(traces.values())
+
+
 def csv_text(traces: list[Trace]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -80,7 +98,8 @@ def plot(traces: list[Trace], path: str) -> None:
         nodes = [max(n, 1) for _, n, _, _ in t.samples]
         label = f"{t.position}: {t.status}, {t.nodes:,} nodes, {t.seconds:,.0f} s"
         line, = top.plot(nodes, [max(pn, 0.5) for _, _, pn, _ in t.samples], label=label)
-        bottom.plot(nodes, [max(dn, 0.5) for _, _, _, dn in t.samples], color=line.get_color())
+        unsettled = [(n, dn) for n, (_, _, _, dn) in zip(nodes, t.samples) if dn < SETTLED]  # (a proof's is infinite)
+        bottom.plot([n for n, _ in unsettled], [max(dn, 0.5) for _, dn in unsettled], color=line.get_color())
     top.set_ylabel("root proof number")
     bottom.set_ylabel("root disproof number")
     bottom.set_xlabel("nodes")
@@ -89,7 +108,8 @@ def plot(traces: list[Trace], path: str) -> None:
         axis.set_yscale("log")
         axis.grid(True, which="major", alpha=0.3)
     top.legend(fontsize=8, loc="lower left")
-    top.set_title("The root's numbers during each search (a proof: the proof number falls to 0)")
+    top.set_title("The root's numbers during each search (a proof: the proof number falls to 0)\n"
+                  "(df-pn updates the root when a search below one of its moves returns)", fontsize=10)
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
@@ -104,10 +124,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=240.0, metavar="S", help="seconds per search (240)")
     parser.add_argument("--memory-limit", type=float, default=3000.0, metavar="MB")
     parser.add_argument("--csv", default=None, metavar="FILE", help="also write every sample here")
+    parser.add_argument("--from-csv", default=None, metavar="FILE",
+                        help="draw the samples of an earlier run's --csv instead of searching")
     args = parser.parse_args(argv)
     try:
-        for path in filter(None, (args.output, args.csv)):
-            check_writable(path)
+        check_writable(args.output)
+        if args.from_csv:
+            plot(traces_from_csv(args.from_csv), args.output)
+            print(f"plot written to {args.output}")
+            return 0
+        if args.csv:
+            check_writable(args.csv)
         traces = []
         for text in args.positions:
             t = run_trace(text, args.time_limit, args.memory_limit)
