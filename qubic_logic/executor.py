@@ -106,7 +106,7 @@ class Executor(ABC):
                 yield from self._results_until(results, time.monotonic() + wrap_up)
         finally:
             if run.stopped is not None or run.done < run.total:
-                self._stop(results)
+                self._stop(results, final=run.stopped is not None)
 
     def _results_until(self, handle: Any, deadline: float | None, run: UnitRun | None = None) -> Iterator[tuple[int, Any]]:
         """Results as they come, until the last one or ``deadline`` (then ``run.stopped``: time limit)."""
@@ -129,8 +129,9 @@ class Executor(ABC):
         """The next finished ``(index, result)``, ``None`` after ``timeout`` s; StopIteration at the end."""
 
     @abstractmethod
-    def _stop(self, handle: Any) -> None:
-        """Stop every unit still running or waiting, promptly."""
+    def _stop(self, handle: Any, final: bool = True) -> None:
+        """Stop every unit still running or waiting, promptly; ``final``: on Ctrl-C or the time limit
+        (not: the caller has what it needs, and may run more units on this executor)."""
 
     def _wrap_up(self, handle: Any) -> bool:
         """Hand out no more units and ask the running ones to end early; False when this executor cannot."""
@@ -184,7 +185,7 @@ class LocalExecutor(Executor):
     def _next(self, handle: Any, timeout: float) -> tuple[int, Any] | None:
         return handle.next(timeout)
 
-    def _stop(self, handle: Any) -> None:
+    def _stop(self, handle: Any, final: bool = True) -> None:
         handle.stop()
 
     def _wrap_up(self, handle: Any) -> bool:
@@ -314,17 +315,17 @@ class DaskExecutor(Executor):
             raise StopIteration
         return future.result()
 
-    def _stop(self, handle: Any) -> None:
+    def _stop(self, handle: Any, final: bool = True) -> None:
         with handle[3]:
             handle[2].set()  # no unit is handed out after this
         try:
             self.client.cancel(handle[0], force=True)
-            if self.cluster is not None:  # our own workers: end the units running in them now
+            if final and self.cluster is not None:  # our own workers: end the units running in them now
                 for pid in self.client.run(os.getpid).values():
                     os.kill(pid, signal.SIGKILL)
         except Exception:  # noqa: BLE001 - connections already closing (Ctrl-C): close() ends the rest
             pass
-        if self.cluster is not None:
+        if final and self.cluster is not None:
             self.close()
 
     def close(self) -> None:

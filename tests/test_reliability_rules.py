@@ -134,3 +134,16 @@ def test_a_prolog_memory_death_is_one_line_without_the_engines_own_words():
                 "--memory-limit", "300", "--time-limit", "120", timeout=150)
     one_error_line(run, "ran out of memory at the memory limit of 300 MB")
     assert "FATAL" not in run.err and "tcmalloc" not in run.err
+
+
+@pytest.mark.slow
+def test_a_rule_strategy_on_dask_runs_supervised_in_its_workers_over_several_rounds():
+    """A refutation found in one round runs the unfinished units again: the cluster stays up between rounds,
+    and each Dask worker runs the rule file in a supervised worker of its own."""
+    from qubic_logic.engines.rulefiles import rule_path
+
+    rules = rule_path("strategies/citrenbaum-pdp4", "lp")
+    run = qubic("verify", "strategy", str(rules), "--side", "o", "--root", "1-2,4-26,13-6", "--jobs", "2",
+                "--executor", "dask", timeout=300)
+    assert run.code == 1 and "REFUTED" in run.out and "X wins after 7 moves (the shortest game)" in run.out
+    assert not run.leftovers()

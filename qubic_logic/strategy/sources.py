@@ -14,7 +14,9 @@ Rule files are ground or consulted once; each call only changes the position
 (clingo externals solved under assumptions, a Prolog session with the
 position asserted), so a call costs about a millisecond. Every call checks
 the move (a cell 0..63, empty) and names the position when it is not; each
-call has a time limit.
+call has a time limit. ``load_strategy(..., supervised=True)`` runs a rule
+file in a :class:`SupervisedStrategy`: a worker process with time, call and
+memory limits, which Ctrl-C ends at once.
 
 >>> from qubic_logic.notation import parse_position
 >>> s = load_strategy('player:citrenbaum-pdp4:preset=seven-file')
