@@ -59,7 +59,8 @@ def _a(what: str) -> str:
     return ("an " if what[0] in "aeiou" else "a ") + what
 
 
-def _name(path: Path) -> str:
+def short_name(path: Path) -> str:
+    """A path for a message: a long one cut to its last 117 characters."""
     text = str(path)
     return text if len(text) <= 120 else "..." + text[-117:]
 
@@ -77,7 +78,7 @@ def damaged(path: str | os.PathLike, what: str, made_by: str) -> Iterator[None]:
     try:
         yield
     except DAMAGE as exc:
-        raise DataFormatError(f"{_name(Path(path))}: not a readable {what} ({_reason(exc)}); "
+        raise DataFormatError(f"{short_name(Path(path))}: not a readable {what} ({_reason(exc)}); "
                               f"expected a file made by {made_by}") from None
 
 
@@ -119,9 +120,9 @@ class WriterLock:
                     time.sleep(0.05)
                     continue
             os.close(self.fd)
-            raise QubicError(f"{_name(path)} is being written by another qubic process; wait for it to "
-                                  f"finish (one writer at a time: a second one would repeat its work on this "
-                                  f"{what})") from None
+            raise QubicError(f"{short_name(path)} is being written by another qubic process; wait for it to "
+                             f"finish (one writer at a time: a second one would repeat its work on this "
+                             f"{what})") from None
 
     def release(self) -> None:
         if self.fd >= 0:
@@ -140,6 +141,14 @@ class LockedConnection(sqlite3.Connection):
         finally:
             if self.writer_lock is not None:
                 self.writer_lock.release()
+
+
+HEADER = b"SQLite format 3\x00"
+
+
+def _header(path: Path) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(len(HEADER))
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
@@ -161,31 +170,43 @@ def open_database(path: str | os.PathLike, check: Callable[[sqlite3.Connection],
     for another writer to finish before refusing); a reader's is read-only.
     """
     path = Path(path)
+    try:
+        return _open(path, check, what, made_by, create, write, wait)
+    except OSError as exc:  # a name too long, a folder without permission, ...
+        raise QubicError(f"cannot open {short_name(path)}: {exc.strerror or exc}; expected {_a(what)} file") from None
+
+
+def _open(path: Path, check: Callable[[sqlite3.Connection], bool], what: str, made_by: str, create: bool,
+          write: bool, wait: float) -> tuple[sqlite3.Connection, bool]:
     if path.is_dir():
-        raise QubicError(f"{_name(path)} is a folder; expected {_a(what)} file")
+        raise QubicError(f"{short_name(path)} is a folder; expected {_a(what)} file")
     made = False
     if not path.exists():
         if not create:
-            raise QubicError(f"no {what} at {_name(path)}; expected a file made by {made_by}")
+            raise QubicError(f"no {what} at {short_name(path)}; expected a file made by {made_by}")
         try:
             with open(path, "xb"):
                 made = True
         except FileExistsError:
             pass  # another process made it meanwhile: its lock decides below
         except OSError as exc:
-            raise QubicError(f"cannot create {_name(path)}: {exc.strerror}; expected a writable folder") from None
+            raise QubicError(f"cannot create {short_name(path)}: {exc.strerror}; expected a writable folder") from None
     elif not path.is_file():
-        raise QubicError(f"{_name(path)} is not a regular file; expected {_a(what)} file")
+        raise QubicError(f"{short_name(path)} is not a regular file; expected {_a(what)} file")
     lock, locking = None, False
     try:
         with damaged(path, what, made_by):
-            if path.stat().st_size == 0:
+            size = path.stat().st_size
+            if size == 0:
                 empty = True
+            elif size < 512 or _header(path) != HEADER:  # SQLite would take a few stray bytes for a new file
+                raise DataFormatError(f"{short_name(path)} is not an SQLite database ({size:,} bytes); expected "
+                                      f"{_a(what)} made by {made_by}")
             else:
                 with contextlib.closing(_read_only(path)) as probe:
                     empty = check(probe)
             if empty and not create:
-                raise DataFormatError(f"{_name(path)} is empty, not {_a(what)}; expected a file made by {made_by}")
+                raise DataFormatError(f"{short_name(path)} is empty, not {_a(what)}; expected a file made by {made_by}")
             if not (create or write):
                 return _read_only(path), False
             locking = True
@@ -200,6 +221,6 @@ def open_database(path: str | os.PathLike, check: Callable[[sqlite3.Connection],
     except BaseException:
         if lock is not None:
             lock.release()
-        if made and (lock is not None or not locking) and path.stat().st_size == 0:
+        if made and (lock is not None or not locking) and path.exists() and path.stat().st_size == 0:
             path.unlink(missing_ok=True)  # the file this call made, still empty
         raise

@@ -318,7 +318,7 @@ def test_ctrl_c_lets_a_running_search_hand_in_its_table(tmp_path):
 def test_foreign_corrupt_and_newer_files_are_refused_with_one_line(small_book, tmp_path):
     text = tmp_path / "notes.sqlite"
     text.write_text("not a database at all, just some text that is long enough to have a header\n" * 20)
-    with pytest.raises(DataFormatError, match="not a readable opening book"):
+    with pytest.raises(DataFormatError, match="not an SQLite database"):
         OpeningBook.open(text)
     other = tmp_path / "other.sqlite"
     sqlite3.connect(other).execute("CREATE TABLE t (a)").connection.commit()

@@ -97,7 +97,7 @@ def foreign(*statements: str) -> Callable[[Path, Path], None]:
 def common_variants(size: int, seed: int) -> list[Variant]:
     """Damage any SQLite file can suffer, and files that are not ours."""
     rng = random.Random(seed)
-    out = [Variant(f"truncated to {n} bytes", truncated(n), n < 100) for n in (0, 1, 15, 16, 50, 99, 100, 101, 512,
+    out = [Variant(f"truncated to {n} bytes", truncated(n), 0 < n < 100) for n in (0, 1, 15, 16, 50, 99, 100, 101, 512,
                                                                                 1024, 4095, 4096, 4097, 8192)]
     out += [Variant(f"truncated to {f:.0%}", truncated(f)) for f in (0.1, 0.25, 0.5, 0.75, 0.9, 0.99)]
     out += [Variant(f"header byte {i} flipped", flipped(i, 0xFF)) for i in range(0, 100, 4)]

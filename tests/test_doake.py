@@ -198,7 +198,7 @@ def test_sigkill_mid_run_keeps_every_finished_game(tmp_path):
 def test_a_corrupt_or_foreign_file_is_refused(tmp_path, capsys):
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database at all" * 100)
-    with pytest.raises(DataFormatError, match="not a readable Doake brain"):
+    with pytest.raises(DataFormatError, match="not an SQLite database"):
         Brain(str(junk))
     foreign = tmp_path / "foreign.sqlite"
     with sqlite3.connect(foreign) as conn:
@@ -206,7 +206,7 @@ def test_a_corrupt_or_foreign_file_is_refused(tmp_path, capsys):
     with pytest.raises(DataFormatError, match="no meta table"):
         Brain(str(foreign))
     assert main(["learn", str(junk), "--report"]) == 2
-    assert "not a readable Doake brain" in capsys.readouterr().err
+    assert "not an SQLite database" in capsys.readouterr().err
     assert main(["learn", str(tmp_path / "missing.sqlite"), "--report"]) == 2
     assert "no brain at" in capsys.readouterr().err
     assert main(["match", f"doake:brain={junk}", "hp67"]) == 2

@@ -12,14 +12,13 @@ import time
 import warnings
 
 import httpx
-import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qubic_logic.cli import main
 from qubic_logic.server import create_app
-from qubic_logic.server.launch import running_server
+from qubic_logic.server.launch import job_processes, running_server, server_process
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -40,30 +39,6 @@ def events(text: str) -> list[tuple[str, dict]]:
     blocks = [b for b in text.strip().split("\n\n") if b]
     return [(re.search(r"^event: (.*)$", b, re.M).group(1), json.loads(re.search(r"^data: (.*)$", b, re.M).group(1)))
             for b in blocks]
-
-
-def server_process(url: str) -> psutil.Process:
-    port = int(url.rstrip("/").rsplit(":", 1)[1])
-    for p in psutil.Process().children():
-        try:
-            if any(c.laddr and c.laddr.port == port for c in p.net_connections()):
-                return p
-        except psutil.Error:
-            continue
-    raise AssertionError(f"no child process listens on port {port}")
-
-
-def job_processes(server: psutil.Process) -> list[psutil.Process]:
-    """The server's verification processes and their workers (not multiprocessing's resource tracker,
-    which lives as long as the server)."""
-    out = []
-    for p in server.children(recursive=True):
-        try:
-            if "resource_tracker" not in " ".join(p.cmdline()):
-                out.append(p)
-        except psutil.Error:
-            continue
-    return out
 
 
 def wait_until(condition, seconds: float, what: str) -> None:

@@ -8,7 +8,9 @@ overhead is the median of (HTTP round trip - the player's own time), per
 position. *Load*: 50 concurrent clients for 60 s (10 s with ``--quick``)
 send a mix of requests (reply by ``greedy``/``hp67``, show, threats, native
 forced win) and the run stops by itself; it reports requests, errors and
-latency percentiles.
+latency percentiles. *Leaving*: a client starts a verification of Patashnik's
+dictionary and leaves once its workers run; the seconds until none of the
+verification's processes is left (median and largest of several).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from rich.table import Table
 
 from ..match import make_player
 from ..notation import format_mcdaniel
-from ..server.launch import running_server
+from ..server.launch import job_processes, running_server, server_process
 from .players import positions
 
 CLIENTS = 50
@@ -108,10 +110,28 @@ def load(url: str, clients: int = CLIENTS, seconds: float = SECONDS) -> dict:
             "p95_ms": percentile(times, 95), "max_ms": max(times)}
 
 
+def leaving(url: str, tries: int) -> list[float]:
+    """Seconds from a client leaving its verification until the job's processes are gone, per try."""
+    server = server_process(url)
+    out = []
+    for _ in range(tries):
+        with httpx.stream("POST", url + "api/verify", json={"dictionary": "patashnik"}, timeout=60) as r:
+            lines = r.iter_lines()
+            next(lines)
+            while len(job_processes(server)) < 2:  # the verification and its workers run
+                time.sleep(0.05)
+        start = time.perf_counter()
+        while job_processes(server):
+            time.sleep(0.01)
+        out.append(time.perf_counter() - start)
+    return out
+
+
 def run(console: Console, quick: bool = False) -> dict:
     with running_server() as url:
         moves = latency(url, 1 if quick else 3)
         loaded = load(url, CLIENTS, 10.0 if quick else SECONDS)
+        left = leaving(url, 2 if quick else 5)
     table = Table(title="a move over HTTP (POST /api/reply, loopback) against the player's own time, medians")
     for column in ("player", "positions", "HTTP round trip ms", "own time ms", "overhead ms"):
         table.add_column(column, justify="right")
@@ -128,4 +148,6 @@ def run(console: Console, quick: bool = False) -> dict:
     console.print(table)
     for line in loaded["first_errors"]:
         console.print(f"[red]error: {line}[/red]")
-    return {"latency": moves, "load": loaded}
+    console.print(f"a client leaving its verification: its processes gone after {statistics.median(left):.2f} s "
+                  f"(median of {len(left)}, largest {max(left):.2f} s)", highlight=False)
+    return {"latency": moves, "load": loaded, "leaving": left}

@@ -375,7 +375,7 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
     try:
         path = None if req.dictionary is None else str(dictionary_path(req.dictionary))
         source = None if req.strategy is None else strategy_source(req.strategy)
-        await run_in_threadpool(_check_root, req, source)  # a pasted dictionary is parsed off the event loop
+        await run_in_threadpool(_check_request, req, source)  # a pasted dictionary is parsed off the event loop
         job = VerificationJob(req.text, path, req.root, source)
     except BaseException:
         lock.release()
@@ -383,7 +383,7 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
     return VerificationStream(job, request, lock)
 
 
-def _check_root(req: VerifyRequest, source: str | None) -> None:
+def _check_request(req: VerifyRequest, source: str | None) -> None:
     """Refuse a request whose dictionary text or root cannot be read, or whose root is over."""
     d = read("text", StrategyDictionary.parse, req.text, "the pasted dictionary") if req.text is not None else None
     if req.root:

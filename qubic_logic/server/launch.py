@@ -55,3 +55,32 @@ def running_server(workers: int = 4, timeout: float = 30.0, options: Sequence[st
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def server_process(url: str) -> "psutil.Process":
+    """The child process of this one that serves ``url`` (started by :func:`running_server`)."""
+    import psutil
+
+    port = int(url.rstrip("/").rsplit(":", 1)[1])
+    for p in psutil.Process().children():
+        try:
+            if any(c.laddr and c.laddr.port == port for c in p.net_connections()):
+                return p
+        except psutil.Error:
+            continue
+    raise QubicError(f"no child process serves {url}")
+
+
+def job_processes(server: "psutil.Process") -> list["psutil.Process"]:
+    """The server's live verification processes and their workers (multiprocessing's resource
+    tracker, which lives as long as the server, and exited processes not yet reaped excluded)."""
+    import psutil
+
+    out = []
+    for p in server.children(recursive=True):
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(p.cmdline()):
+                out.append(p)
+        except psutil.Error:
+            continue
+    return out

@@ -31,7 +31,7 @@ from pathlib import Path
 from ...errors import DataFormatError, QubicError
 from ...notation import shown
 from ...position import Position
-from ...sqlitefile import damaged, guarded, open_database
+from ...sqlitefile import damaged, guarded, open_database, short_name
 from .tables import RULE_BOOK, Entry, Tables
 
 FORMAT = "qubic-logic doake brain"
@@ -108,8 +108,8 @@ class Brain:
 
     def __init__(self, path: str | os.PathLike, create: bool = False, write: bool = False, wait: float = 0.0) -> None:
         self.path = Path(path)
-        if not self.path.exists() and not create:
-            raise QubicError(f"no brain at {self.path}; expected a file made by `qubic learn {self.path} "
+        if not create and not os.path.lexists(self.path):  # (a name too long: open_database says so)
+            raise QubicError(f"no brain at {short_name(self.path)}; expected a file made by `qubic learn BRAIN "
                              "--against NAME --games N`")
         scans = [create or write]  # a writer first reads the whole file: it changes nothing it cannot read
 
