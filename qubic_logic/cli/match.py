@@ -5,6 +5,13 @@ length, time per move) or, in round-robin mode, a markdown cross table (row
 = X, column = O); ``--save FILE`` writes every game as JSON, ``--table FILE``
 the cross table. Progress shows on stderr; Ctrl-C or ``--time-limit`` stops
 the run and reports the games finished so far.
+
+A round robin also rates the players (Bradley-Terry on the Elo scale, 95%
+bootstrap intervals: qubic_logic/ratings.py) and prints the ratings table;
+``--ratings FILE`` writes it as JSON with the command that made it. The
+shipped table, qubic_logic/data/ratings.json, is reproduced by the command
+stored in it. ``--opening K`` plays the first K moves of every game at random
+(from the game's seed), so that deterministic players meet in varied games.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from ..match import (
     GameRecord, SeriesResult, cross_table, make_player, run_games, save_games, schedule, series_table,
 )
 from ..players import player_names
+from ..ratings import rate, ratings_markdown, save_ratings
 from ..saving import write_atomically
 from ._common import check_output, positive_int, seconds
 
@@ -46,7 +54,9 @@ def _check(args: argparse.Namespace, names: list[str]) -> None:
         raise QubicError(f"--games {args.games:,} is too many; expected at most {MAX_GAMES:,} per series")
     for spec in names:
         make_player(spec)
-    check_output(args.save, args.table)
+    if args.round_robin and args.games >= 10_000:
+        raise QubicError(f"--games {args.games:,} is too many for a round robin; expected at most 9,999 per pair")
+    check_output(args.save, args.table, args.ratings)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         names = args.players or player_names()
         _check(args, names)
         pairs = [(a, b) for a in names for b in names if a != b]
-        tasks = [(a, b, args.seed * 100000 + i * 100 + j)
+        tasks = [(a, b, args.seed * 10_000_000 + i * 10_000 + j, args.opening)
                  for i, (a, b) in enumerate(pairs) for j in range(args.games)]
         records, stopped = _run(tasks, args)
         table = cross_table(records, names)
@@ -63,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
             write_atomically(args.table, table + "\n")
         if args.save:
             save_games(args.save, records)
+        if records:
+            ratings = rate(records, args.bootstrap, args.seed)
+            print("\n" + ratings_markdown(ratings))
+            if args.ratings:
+                save_ratings(args.ratings, ratings, "qubic " + " ".join(sys.argv[1:]), 2 * args.games)
         return _status(stopped)
     if len(args.players) != 2:
         raise QubicError(f"a match needs two players (got {len(args.players)}); expected "
@@ -104,4 +119,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--round-robin", action="store_true",
                         help="every player against every other, both sides; prints a markdown cross table")
     parser.add_argument("--table", metavar="FILE", help="round robin: also write the cross table here")
+    parser.add_argument("--ratings", metavar="FILE", help="round robin: also write the ratings as JSON here")
+    parser.add_argument("--bootstrap", type=int, default=200, metavar="N",
+                        help="round robin: bootstrap samples for the ratings' 95%% intervals (default 200)")
+    parser.add_argument("--opening", type=int, default=0, choices=range(0, 9), metavar="K",
+                        help="play the first K moves (0..8) of every game at random, from its seed (default 0)")
     parser.set_defaults(func=run)

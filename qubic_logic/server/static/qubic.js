@@ -60,19 +60,21 @@ const Q = {
     }
   },
 
-  // Four levels side by side (level 1, z = 0, on the left). opts: onclick(cell), last, marks, notation, size.
+  // Four levels side by side (level 1, z = 0, on the left), or two by two on a phone (opts.columns, default
+  // 2 below 700 px: cells stay big enough to tap). opts: onclick(cell), last, marks, notation, size, columns.
   board(b, opts = {}) {
-    const S = opts.size || 30, GAP = S / 2, W = 16 * S + 3 * GAP, TOP = 16;
-    const root = Q.svg('svg', {viewBox: `-1 -1 ${W + 2} ${TOP + 4 * S + 2}`, class: 'board',
-                               width: W + 2, height: TOP + 4 * S + 2});
+    const S = opts.size || 30, GAP = S / 2, TOP = 16, COLS = opts.columns || (innerWidth < 700 ? 2 : 4);
+    const W = COLS * 4 * S + (COLS - 1) * GAP, ROW = TOP + 4 * S + GAP, H = (4 / COLS) * ROW - GAP;
+    const root = Q.svg('svg', {viewBox: `-1 -1 ${W + 2} ${H + 2}`, class: 'board', width: W + 2, height: H + 2});
+    const at = z => [(z % COLS) * (4 * S + GAP), Math.floor(z / COLS) * ROW];
     for (let z = 0; z < 4; z++) {
-      const t = Q.svg('text', {x: z * (4 * S + GAP) + 2 * S, y: 11, class: 'level'});
+      const t = Q.svg('text', {x: at(z)[0] + 2 * S, y: at(z)[1] + 11, class: 'level'});
       t.textContent = 'level ' + (z + 1);
       root.append(t);
     }
     for (let c = 0; c < 64; c++) {
       const x = c % 4, y = (c >> 2) % 4, z = c >> 4;
-      const px = z * (4 * S + GAP) + x * S, py = TOP + y * S;
+      const px = at(z)[0] + x * S, py = at(z)[1] + TOP + y * S;
       const g = Q.svg('g', {class: Q.cellClasses(b, c, {...opts, clickable: !!opts.onclick && !b.over}),
                             'data-cell': c});
       const title = Q.svg('title');
@@ -122,8 +124,9 @@ const Q = {
   },
 
   nav(active) {
-    const pages = [['play', 'Play'], ['analyse', 'Analyse'], ['puzzles', 'Puzzles'], ['verify', 'Verify']];
-    const bar = Q.el('nav', {}, Q.el('b', {}, 'qubic-logic'));
+    const pages = [['play', 'Play'], ['puzzles', 'Puzzles'], ['lessons', 'Lessons'], ['analyse', 'Analyse'],
+                   ['verify', 'Verify']];
+    const bar = Q.el('nav', {}, Q.el('a', {href: '/', class: active === 'home' ? 'brand on' : 'brand'}, 'qubic-logic'));
     for (const [href, name] of pages) bar.append(Q.el('a', {href: '/' + href, class: href === active ? 'on' : ''}, name));
     bar.append(Q.el('a', {href: '/api', class: active === 'api' ? 'api on' : 'api'}, 'API'));
     document.body.prepend(bar);
