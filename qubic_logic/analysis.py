@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .core import ForcedWin, core_module, threats
-from .geometry import cells_of
+from .geometry import PLANE_MASKS, cells_of, mask_of
 from .position import Position, Side, other
 
 SEARCH_SECONDS = 1.0  # each search; one that runs out counts as "no forced win found"
@@ -37,6 +37,20 @@ def win_of(position: Position, side: Side, time_limit: float = SEARCH_SECONDS) -
     if length < 0:  # out of time: nothing proven
         return ForcedWin("native", side, None, (), None, nodes)
     return ForcedWin("native", side, length or None, tuple(seq), None, nodes)
+
+
+def plane_of(win: ForcedWin) -> int | None:
+    """The plane (1..18, McDaniel's Table I numbering) holding every attacker move of a forced win: a
+    planar trap; None when the win leaves the plane (or there is none).
+
+    >>> from qubic_logic.notation import parse_position
+    >>> plane_of(win_of(parse_position('1-2,22-52,27'), 'x'))
+    17
+    """
+    attacker = mask_of(win.sequence[0::2])
+    if not win.sequence:
+        return None
+    return next((n + 1 for n, m in enumerate(PLANE_MASKS) if attacker & m == attacker), None)
 
 
 def defences(position: Position, time_limit: float = SEARCH_SECONDS) -> list[int]:
@@ -85,7 +99,7 @@ class SideAnalysis:
     def to_json(self) -> dict:
         """The side's analysis as a JSON object (cells 0..63)."""
         return {"side": self.side, "threats": self.threats, "forcing_moves": self.forcing_moves,
-                "win_length": self.win.length, "win": list(self.win.sequence),
+                "win_length": self.win.length, "win": list(self.win.sequence), "plane": plane_of(self.win),
                 "checks": [{"move": c, "length": n} for c, n in sorted(self.checks.items(), key=lambda i: i[1])]}
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .analysis import SEARCH_SECONDS, defences, win_of
+from .analysis import SEARCH_SECONDS, defences, plane_of, win_of
 from .core import threats
 from .errors import QubicError
 from .geometry import cells_of
@@ -136,7 +136,9 @@ def review_move(position: Position, move: int, number: int,
     if mine.length is None and answer is not None and answer.length is None:
         threat = win_of(after, side, time_limit)
         if threat.length is not None and threat.length > 1:
-            say("check", f"threatens a forced win in {threat.length} ({{seq}})", (), threat.sequence)
+            plane = plane_of(threat)
+            where = f" in plane {plane}" if plane else ""
+            say("check", f"threatens a forced win in {threat.length}{where} ({{seq}})", (), threat.sequence)
     made = set(cells_of(threats(after).of(side))) - set(cells_of(threats(position).of(side)))
     if made and "wins" not in tags:
         say("threat", "threatens four at " + " ".join("{%d}" % i for i in range(len(made))), tuple(sorted(made)))
