@@ -80,12 +80,17 @@ def _strategic(position: Position, move: int) -> str | None:
     book = patashnik_dictionary().move_for(position)
     if book is None:
         return None
-    same = canonical_masks(*_masks(position.play(move)))[:2] == canonical_masks(*_masks(position.play(book)))[:2]
-    return "strategic" if same else "off-book"
+    return "strategic" if same_move(position, move, book) else "off-book"
 
 
-def _masks(p: Position) -> tuple[int, int]:
-    return p.x, p.o
+def same_move(position: Position, a: int, b: int) -> bool:
+    """Whether moves ``a`` and ``b`` give the same position up to the board's 192 symmetries.
+
+    >>> same_move(Position(), 0, 63), same_move(Position(), 0, 1)
+    (True, False)
+    """
+    one, two = position.play(a), position.play(b)
+    return canonical_masks(one.x, one.o)[:2] == canonical_masks(two.x, two.o)[:2]
 
 
 def review_move(position: Position, move: int, number: int,
