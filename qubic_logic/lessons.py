@@ -20,7 +20,7 @@ a ``prompt`` and a ``kind``:
 >>> answer({'kind': 'defend'}, parse_position('1-2,22-52,27'), 1, 5).verdict
 'solved'
 >>> answer({'kind': 'defend'}, parse_position('1-2,22-52,27'), 1, 6).explanation[:36]
-"X still wins by force in 6 after O 6: X 1"
+'X still wins by force in 6 after O 6'
 """
 
 from __future__ import annotations

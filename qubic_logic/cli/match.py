@@ -64,20 +64,27 @@ def run(args: argparse.Namespace) -> int:
         names = args.players or player_names()
         _check(args, names)
         pairs = [(a, b) for a in names for b in names if a != b]
+        # Round by round (every pair's game j before any pair's game j + 1): a run stopped early has
+        # played the same number of games for every pair, and is rated on its complete rounds.
         tasks = [(a, b, args.seed * 10_000_000 + i * 10_000 + j, args.opening)
-                 for i, (a, b) in enumerate(pairs) for j in range(args.games)]
+                 for j in range(args.games) for i, (a, b) in enumerate(pairs)]
         records, stopped = _run(tasks, args)
+        rounds = complete_rounds(records, len(pairs)) if stopped else args.games
         table = cross_table(records, names)
         print(table)
         if args.table:
             write_atomically(args.table, table + "\n")
         if args.save:
             save_games(args.save, records)
-        if records:
-            ratings = rate(records, args.bootstrap, args.seed)
-            print("\n" + ratings_markdown(ratings))
+        rated = [g for g in records if g.seed % 10_000 < rounds]
+        if rated:
+            ratings = rate(rated, args.bootstrap, args.seed)
+            print(f"\nRatings from {rounds} game(s) per ordered pair ({2 * rounds} per pair):\n"
+                  + ratings_markdown(ratings))
             if args.ratings:
-                save_ratings(args.ratings, ratings, "qubic " + " ".join(sys.argv[1:]), 2 * args.games)
+                command = (f"qubic match --round-robin --games {rounds} --seed {args.seed} --opening {args.opening} "
+                           f"--bootstrap {args.bootstrap} --ratings FILE " + " ".join(args.players)).strip()
+                save_ratings(args.ratings, ratings, command, 2 * rounds)
         return _status(stopped)
     if len(args.players) != 2:
         raise QubicError(f"a match needs two players (got {len(args.players)}); expected "
@@ -95,6 +102,23 @@ def run(args: argparse.Namespace) -> int:
     if args.save:
         save_games(args.save, records)
     return _status(stopped)
+
+
+def complete_rounds(records: list[GameRecord], pairs: int) -> int:
+    """How many rounds (game j of every pair, from the seeds' last digits) were played in full.
+
+    >>> complete_rounds([GameRecord('a', 'b', [], 'x', {}, 7), GameRecord('b', 'a', [], 'x', {}, 17)], 2)
+    0
+    >>> complete_rounds([GameRecord('a', 'b', [], 'x', {}, 10000), GameRecord('b', 'a', [], 'x', {}, 20000)], 2)
+    1
+    """
+    played: dict[int, int] = {}
+    for g in records:
+        played[g.seed % 10_000] = played.get(g.seed % 10_000, 0) + 1
+    rounds = 0
+    while played.get(rounds, 0) == pairs:
+        rounds += 1
+    return rounds
 
 
 def _status(stopped: str | None) -> int:

@@ -34,6 +34,7 @@ from ..notation import CELL_FORMS, format_cell, format_mcdaniel, parse_game, par
 from ..players import REGISTRY, player_names
 from ..players.origins import ORIGINS
 from ..position import Game
+from ..lessons import answer as lesson_answer, lesson, lesson_names
 from ..puzzles import SOURCES, answer, daily, generate, winning_first_moves
 from ..ratings import shipped_ratings
 from ..render.dot import node_caption, on_shortest_win
@@ -134,6 +135,15 @@ class PuzzlesRequest(BaseModel):
 
 class AnswerRequest(PositionRequest):
     left: Annotated[int, Field(ge=1, le=32, description="attacker moves still allowed")]
+    move: Annotated[str, Field(max_length=8)]
+    notation: Notation = "index"
+
+
+class LessonAnswer(BaseModel):
+    lesson: Annotated[str, Field(max_length=60)]
+    exercise: Annotated[int, Field(ge=0, le=100, description="the exercise's index in the lesson")]
+    position: PositionText = Field(description="the position now (after the moves played so far)")
+    left: Annotated[int, Field(ge=1, le=32, description="attacker moves still allowed (a win)")] = 1
     move: Annotated[str, Field(max_length=8)]
     notation: Notation = "index"
 
@@ -330,6 +340,37 @@ def _date(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise QubicError(f"{text!r} is not a date; expected YYYY-MM-DD") from None
+
+
+@router.get("/lessons", summary="the lessons: name, title, summary and source of each")
+def lessons() -> dict:
+    return {"lessons": [{k: lesson(n)[k] for k in ("name", "title", "summary", "source")} for n in lesson_names()]}
+
+
+@router.get("/lessons/{name}", summary="a lesson: its text and its exercises with their boards")
+def lesson_route(name: str) -> dict:
+    data = read("name", lesson, name)
+    return {**data, "exercises": [{**ex, "board": board(parse_position(ex["position"]))} for ex in data["exercises"]]}
+
+
+@router.post("/lessons/answer", summary="judge a move in a lesson's exercise: solved, continue or wrong")
+async def lesson_answer_route(req: LessonAnswer, request: Request) -> dict:
+    data = read("lesson", lesson, req.lesson)
+    if req.exercise >= len(data["exercises"]):
+        raise InputError("exercise", f"lesson {req.lesson} has {len(data['exercises'])} exercises; "
+                                     f"expected 0..{len(data['exercises']) - 1}")
+    exercise = data["exercises"][req.exercise]
+    p = read("position", parse_position, req.position)
+    if p.is_over:
+        raise InputError("position", "the game is over; expected an exercise position")
+    cell = read("move", read_move, req.move, req.notation)
+    read("move", p.play, cell)
+    a = await _runner(request).call(lesson_answer, exercise, p, req.left, cell, req.notation,
+                                    seconds=MAX_SECONDS, what="checking the answer")
+    after = p.play(cell)
+    if a.reply is not None and not after.is_over:
+        after = after.play(a.reply)
+    return {**a.to_json(), "board": board(after)}
 
 
 @router.get("/dictionaries", summary="the shipped strategy dictionaries")
