@@ -30,7 +30,7 @@ function entry(i) {
                   `${side} ${cell(game.moves[i])}`,
                   Q.el('span', {class: 'expl'}, game.explanations[i] ? ' — ' + game.explanations[i] : ''));
   if (r) {
-    const tags = Q.el('span', {class: 'verdicts'});
+    const tags = Q.el('span', {class: 'verdicts'}, ' ');
     for (const t of r.tags) tags.append(Q.el('span', {class: 'tag ' + t}, t));
     li.append(tags);
     li.dataset.tags = r.tags.join(' ');
