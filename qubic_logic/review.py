@@ -115,7 +115,8 @@ def review_move(position: Position, move: int, number: int,
         if kept == mine.length:
             say("forced", f"plays the forced win in {mine.length}")
         elif kept is not None:
-            say("slower", f"keeps a forced win, in {kept} moves instead of {mine.length} (the faster: {{seq}})", (), mine.sequence)
+            say("slower", f"keeps a forced win, in {kept} moves instead of {mine.length} (the faster: {{seq}})",
+                (), mine.sequence)
         else:
             better = mine.sequence[0]
             say("missed", f"misses the forced win in {mine.length} ({{seq}})", (), mine.sequence)

@@ -12,12 +12,14 @@ import sys
 import warnings
 from datetime import date
 
+from pathlib import Path
+
 import pytest
 
 from qubic_logic.analysis import defences, win_of
 from qubic_logic.core import shortest_forced_win
 from qubic_logic.lessons import answer as lesson_answer, lesson, lesson_names
-from qubic_logic.match import GameRecord, play_game
+from qubic_logic.match import play_game
 from qubic_logic.notation import parse_game, parse_position
 from qubic_logic.players import player_names
 from qubic_logic.position import Position
@@ -26,6 +28,8 @@ from qubic_logic.ratings import GROUPS, rate, shipped_ratings
 from qubic_logic.review import review
 from qubic_logic.server import create_app
 from qubic_logic.strategy import patashnik_dictionary
+
+from .docpages import console_examples
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -77,6 +81,12 @@ def test_qubic_review_prints_each_move_and_json():
     assert [m["tags"] for m in data["moves"]][5:] == [["allowed"], ["missed"]]
     bad = qubic("review", "1-2,1")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "already taken" in bad.stderr
+
+
+def test_the_review_example_of_docs_playing_md_is_what_qubic_review_prints():
+    text = (Path(__file__).parent.parent / "docs" / "playing.md").read_text()
+    [(command, shown)] = console_examples(text)["review"]
+    assert qubic(*command.split()[1:]).stdout == shown
 
 
 def test_review_api_matches_the_library(client):
