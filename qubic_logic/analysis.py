@@ -55,7 +55,8 @@ def plane_of(win: ForcedWin) -> int | None:
 
 def defences(position: Position, time_limit: float = SEARCH_SECONDS) -> list[int]:
     """The moves of the side to move after which the opponent has no forced win (all of them when it has
-    none now; an empty list when nothing stops it)."""
+    none now; an empty list when nothing stops it). Moves that stop it *and* threaten a forced win of their
+    own come first (the shorter the threat, the earlier), then by cell."""
     them = other(position.to_move)
     if win_of(position, them, time_limit).length is None:
         return position.legal_moves()
@@ -65,7 +66,12 @@ def defences(position: Position, time_limit: float = SEARCH_SECONDS) -> list[int
         return after.winner == position.to_move or (
             not after.is_over and win_of(after, them, time_limit).length is None)
 
-    return [c for c in position.legal_moves() if stops(c)]
+    def counter(cell: int) -> tuple[int, int]:
+        after = position.play(cell)
+        own = 0 if after.is_over else win_of(after, position.to_move, time_limit).length
+        return (99 if own is None else own), cell
+
+    return sorted((c for c in position.legal_moves() if stops(c)), key=counter)
 
 
 def checks(position: Position, time_limit: float = SEARCH_SECONDS) -> dict[int, int]:

@@ -34,6 +34,7 @@ function entry(i) {
     for (const t of r.tags) tags.append(Q.el('span', {class: 'tag ' + t}, t));
     li.append(tags);
     li.dataset.tags = r.tags.join(' ');
+    li.title = r.text;
   }
   return li;
 }
