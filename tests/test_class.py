@@ -204,3 +204,16 @@ def test_unknown_pages_are_a_friendly_page_and_api_paths_stay_json(client):
     assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
     home = client.get("/")
     assert home.status_code == 200 and "four in a row" in home.text and "/lessons" in home.text
+
+
+def test_a_round_robin_s_ratings_file_is_reproduced_by_its_own_command(tmp_path):
+    first, again = tmp_path / "a.json", tmp_path / "b.json"
+    out = qubic("match", "--round-robin", "--games", "3", "random", "greedy", "hp67", "--seed", "2",
+                "--bootstrap", "20", "--ratings", str(first))
+    assert out.returncode == 0, out.stderr
+    assert "Ratings from 3 game(s) per ordered pair (6 per pair):" in out.stdout
+    command = json.loads(first.read_text())["command"]
+    assert command.startswith("qubic match --round-robin --games 3 --seed 2")
+    rerun = qubic(*command.replace("FILE", str(again)).split()[1:])
+    assert rerun.returncode == 0, rerun.stderr
+    assert json.loads(again.read_text()) == json.loads(first.read_text())
