@@ -164,3 +164,17 @@ def test_an_unknown_page_is_a_friendly_404(page):
     playwright.expect(page.locator("h1")).to_have_text("No page here")
     playwright.expect(page.locator('main a[href="/"]')).to_have_count(1)
     assert re.search(r"svg", page.request.get("/favicon.ico").headers["content-type"])
+
+
+def test_verify_s_example_verifies_and_its_bars_end_at_the_result(page):
+    page.goto("/verify")
+    expect = playwright.expect
+    page.click("#go")  # the example as served: McDaniel's trap as a one-entry dictionary
+    expect(page.locator("#verdict")).to_have_text("VERIFIED", timeout=60_000)
+    full = "ps => ps.length > 0 && ps.every(p => p.value === p.max)"
+    assert page.locator("#phases progress").evaluate_all(full)
+    page.fill("#text", "a strategy with no moves\n-----\n")
+    page.click("#go")
+    expect(page.locator("#verdict")).to_have_text("REFUTED", timeout=60_000)
+    assert page.locator("#phases progress").evaluate_all(full)  # a new request cleared the old bars
+    expect(page.locator("#figures")).not_to_contain_text("528,788")

@@ -122,6 +122,7 @@ async function main() {
   for (const d of info.dictionaries) $('shipped').append(Q.el('option', {value: d}, d));
   for (const s of info.strategies) $('strategy').append(Q.el('option', {value: s}, s));
   $('strategy').addEventListener('change', () => { document.querySelector('input[value=strategy]').checked = true; });
+  $('shipped').addEventListener('change', () => { document.querySelector('input[value=shipped]').checked = true; });
   const asked = Q.param('strategy');
   if (info.strategies.includes(asked)) {
     $('strategy').value = asked;
