@@ -18,7 +18,8 @@ from qubic_logic.ratings import shipped_ratings
 from qubic_logic.review import review
 from qubic_logic.notation import parse_game
 
-from tests.test_server_browser import browser, click_cell, page, playwright, screenshot, server  # noqa: F401
+from tests.test_server_browser import (  # noqa: F401  (fixtures, and the skip when chromium is missing)
+    browser, click_cell, page, playwright, pytestmark, screenshot, server)
 
 PHONE = {"width": 390, "height": 844}
 PAGES = ["/", "/play", "/puzzles", "/lessons", "/lessons?name=04-planar-traps", "/verify", "/analyse", "/api",
