@@ -4,7 +4,9 @@
 (``choix``'s maximum-likelihood fit with a small regularisation, so that a
 player who won every game still gets a finite rating); a draw counts as half a
 win for each side. Strengths are put on the Elo scale (400 points: 10 to 1
-odds) with ``random`` at 0. The 95% intervals come from a bootstrap: the games
+odds) with ``greedy``, the baseline, at 1000 (a player who never wins, as
+``random``, has a rating set by the regularisation alone, so it is no anchor).
+The 95% intervals come from a bootstrap: the games
 of every pair are resampled with replacement, ``bootstrap`` times, from a seeded
 generator, and each rating's 2.5th and 97.5th percentiles are reported.
 
@@ -16,7 +18,7 @@ match --round-robin ... --ratings FILE`` (the command is stored in the file).
 >>> from qubic_logic.match import GameRecord
 >>> games = [GameRecord('a', 'b', [], 'x', {}), GameRecord('b', 'a', [], 'o', {}),
 ...          GameRecord('a', 'b', [], 'draw', {}), GameRecord('b', 'a', [], 'x', {})]
->>> table = rate(games, bootstrap=20, seed=1, anchor='b')
+>>> table = rate(games, bootstrap=20, seed=1, anchor=('b', 0.0))
 >>> [(r.name, r.games, r.score) for r in table]
 [('a', 4, 2.5), ('b', 4, 1.5)]
 >>> table[0].elo > table[1].elo == 0
@@ -42,8 +44,9 @@ from .saving import write_atomically
 
 ELO = 400 / math.log(10)  # Elo points per unit of Bradley-Terry strength
 REGULARISATION = 0.01
-GROUPS = (("beginner", 0.0), ("casual", 300.0), ("intermediate", 700.0), ("advanced", 1100.0),
-          ("expert", 1500.0), ("unbeatable", 1900.0))  # (name, lowest rating of the group)
+ANCHOR = ("greedy", 1000.0)  # the baseline player and its rating: every other rating is relative to it
+GROUPS = (("beginner", -1e9), ("casual", 900.0), ("intermediate", 1100.0), ("advanced", 1300.0),
+          ("expert", 1450.0), ("unbeatable", 1900.0))  # (name, lowest rating of the group)
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ class Rating:
 def group_of(elo: float) -> str:
     """The strength group of a rating.
 
-    >>> group_of(-50), group_of(750), group_of(2400)
+    >>> group_of(-50), group_of(1150), group_of(2400)
     ('beginner', 'intermediate', 'unbeatable')
     """
     return [name for name, low in GROUPS if elo >= low or name == GROUPS[0][0]][-1]
@@ -87,16 +90,17 @@ def _pairs(records: Iterable[GameRecord], index: dict[str, int]) -> dict[tuple[i
 
 def _fit(n: int, pairs: dict[tuple[int, int], list[str]]) -> np.ndarray:
     """Bradley-Terry strengths (mean 0): each win counted twice, a draw once for each side."""
-    data = []
+    wins = np.zeros((n, n))  # wins[i, j]: how often i beat j
     for (a, b), results in pairs.items():
-        for r in results:
-            data += [(a, b), (a, b)] if r == "a" else [(b, a), (b, a)] if r == "b" else [(a, b), (b, a)]
-    return choix.opt_pairwise(n, data, alpha=REGULARISATION)
+        wins[a, b] += 2 * results.count("a") + results.count("draw")
+        wins[b, a] += 2 * results.count("b") + results.count("draw")
+    return choix.ilsr_pairwise_dense(wins, alpha=REGULARISATION)
 
 
 def rate(records: Iterable[GameRecord], bootstrap: int = 200, seed: int = 0,
-         anchor: str = "random") -> list[Rating]:
-    """The ratings of every player of ``records``, strongest first (``anchor`` at 0, if it played)."""
+         anchor: tuple[str, float] = ANCHOR) -> list[Rating]:
+    """The ratings of every player of ``records``, strongest first (``anchor`` at its rating, if it played;
+    else the mean at 0)."""
     records = list(records)
     names = sorted({g.x for g in records} | {g.o for g in records})
     if len(names) < 2:
@@ -107,10 +111,12 @@ def rate(records: Iterable[GameRecord], bootstrap: int = 200, seed: int = 0,
     samples = np.array([_fit(len(names), {k: rng.choices(v, k=len(v)) for k, v in pairs.items()})
                         for _ in range(bootstrap)]) if bootstrap else None
     base = _fit(len(names), pairs)
-    zero = index.get(anchor)
+    zero = index.get(anchor[0])
 
     def scale(strengths: np.ndarray) -> np.ndarray:
-        return ELO * (strengths - (strengths[..., [zero]] if zero is not None else 0))
+        if zero is None:
+            return ELO * strengths
+        return ELO * (strengths - strengths[..., [zero]]) + anchor[1]
 
     elo = scale(base)
     low, high = (np.percentile(scale(samples), [2.5, 97.5], axis=0) if samples is not None
@@ -141,7 +147,8 @@ def ratings_markdown(table: list[Rating]) -> str:
 
 def save_ratings(path: str, table: list[Rating], command: str, games_per_pair: int) -> None:
     """Write the ratings as JSON (with the command that produced them), atomically."""
-    data = {"command": command, "model": "Bradley-Terry (choix), draws half a win, Elo scale, random = 0",
+    data = {"command": command,
+            "model": f"Bradley-Terry (choix), draws half a win, Elo scale, {ANCHOR[0]} = {ANCHOR[1]:g}",
             "interval": "95% bootstrap over games within each pair", "games_per_pair": games_per_pair,
             "groups": [{"name": n, "from": low} for n, low in GROUPS],
             "ratings": [r.to_json() for r in table]}

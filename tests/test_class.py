@@ -183,7 +183,7 @@ def test_ratings_order_players_by_their_results():
     assert [r.name for r in table] == ["greedy", "random"]
     greedy = table[0]
     assert greedy.score == sum(g.result != "draw" and getattr(g, g.result) == "greedy" for g in games)
-    assert greedy.low <= greedy.elo <= greedy.high and table[1].elo == 0
+    assert greedy.low == greedy.elo == greedy.high == 1000 and table[1].low <= table[1].elo <= table[1].high
 
 
 def test_the_shipped_ratings_cover_every_player_and_name_their_command():
