@@ -112,15 +112,17 @@ class SideAnalysis:
 def analyse(position: Position, time_limit: float = SEARCH_SECONDS) -> dict:
     """Both sides' analysis, and the moves that stop the opponent's forced win (JSON-ready).
 
-    Checks are listed for the side to move only (the other side has no move to make).
+    Checks are listed for the side to move only (the other side has no move to make), and only when it
+    has no forced win of its own (then it plays the win).
     """
     t = threats(position)
     mover = position.to_move
     sides = {}
     for side in ("x", "o"):
+        win = win_of(position, side, time_limit)
+        asked = side == mover and not position.is_over and win.length is None  # a mover who wins needs none
         sides[side] = SideAnalysis(
-            side, cells_of(t.of(side)), cells_of(t.forcing_x if side == "x" else t.forcing_o),
-            win_of(position, side, time_limit),
-            checks(position, time_limit) if side == mover and not position.is_over else {}).to_json()
+            side, cells_of(t.of(side)), cells_of(t.forcing_x if side == "x" else t.forcing_o), win,
+            checks(position, time_limit) if asked else {}).to_json()
     stops = [] if position.is_over or sides[other(mover)]["win_length"] is None else defences(position, time_limit)
     return {"to_move": mover, "over": position.is_over, "x": sides["x"], "o": sides["o"], "defences": stops}
