@@ -7,7 +7,7 @@
 * an unknown page is answered by a page that says so (404), an unknown ``/api`` path by JSON.
 
 >>> sorted(p for p in create_app().openapi()['paths'] if p.startswith('/api/p'))
-['/api/puzzles', '/api/puzzles/answer']
+['/api/puzzles', '/api/puzzles/answer', '/api/puzzles/daily']
 """
 
 from __future__ import annotations
