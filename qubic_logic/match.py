@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -112,10 +113,21 @@ def _check_option(player: str, key: str, value: object, params) -> None:
         raise QubicError(f"player option {key}={text} of {player}: expected a number from 0 to 1e9")
 
 
-def play_game(x: str, o: str, seed: int | None = None) -> GameRecord:
-    """Play one game between two player specs; an illegal move raises :class:`QubicError`."""
+def play_game(x: str, o: str, seed: int | None = None, opening: int = 0) -> GameRecord:
+    """Play one game between two player specs; an illegal move raises :class:`QubicError`.
+
+    The first ``opening`` moves are random (drawn from ``seed``), so that
+    deterministic players meet in varied games; the players play the rest.
+
+    >>> a, b = (play_game('greedy', 'greedy', seed=3, opening=2) for _ in range(2))
+    >>> a.moves == b.moves, len({tuple(play_game('greedy', 'greedy', s, opening=2).moves[:2]) for s in range(5)}) > 1
+    (True, True)
+    """
     players = {"x": make_player(x, seed), "o": make_player(o, None if seed is None else seed + 1)}
     game = Game()
+    rng = random.Random(seed)
+    for _ in range(opening):
+        game.play(rng.choice(game.position.legal_moves()))
     seconds = {"x": 0.0, "o": 0.0}
     while not game.position.is_over:
         side = game.position.to_move
@@ -168,12 +180,12 @@ def schedule(a: str, b: str, games: int, swap_sides: bool, seed: int) -> list[tu
     return [((b, a) if swap_sides and i % 2 else (a, b)) + (seed * 1000 + i,) for i in range(games)]
 
 
-def _play(task: tuple[str, str, int]) -> GameRecord:
+def _play(task: tuple) -> GameRecord:
     return play_game(*task)
 
 
 def run_games(
-    tasks: list[tuple[str, str, int]],
+    tasks: list[tuple],
     jobs: int = 1,
     time_limit: float | None = None,
     progress: Callable[[GameRecord], None] | None = None,
@@ -186,7 +198,7 @@ def run_games(
     before any game.
     """
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    for spec in dict.fromkeys(spec for x, o, _ in tasks for spec in (x, o)):
+    for spec in dict.fromkeys(spec for x, o, *_ in tasks for spec in (x, o)):
         make_player(spec)  # raises a clear error for an unknown name or option
     done: dict[int, GameRecord] = {}
     stopped = None

@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 
 from .core import shortest_forced_win, threats
 from .errors import QubicError
@@ -66,7 +67,7 @@ class Puzzle:
 
     @property
     def grade(self) -> str:
-        """``easy`` (wins in 2, or 4+ winning first moves), ``hard`` (5+ moves, one or two
+        """``easy`` (wins in 1 or 2, or 4+ winning first moves), ``hard`` (5+ moves, one or two
         winning first moves) or ``medium``."""
         if self.length <= 2 or len(self.solutions) >= 4:
             return "easy"
@@ -150,7 +151,7 @@ def answer(position: Position, left: int, move: int, form: str = "index") -> Ans
         return format_cell(c, form)
 
     if length == 1:
-        return Answer("solved", move, None, 0, f"{side} {cell(move)} completes four in a row: solved")
+        return Answer("solved", move, None, 0, f"{side} {cell(move)} completes four in a row")
     if length is not None:
         return Answer("continue", move, reply, left - 1,
                       f"{side} {cell(move)} threatens; {them} must block at {cell(reply)}")
@@ -166,6 +167,24 @@ def answer(position: Position, left: int, move: int, form: str = "index") -> Ans
                f"{left - 1} more moves" + (f" ({side} still wins, but in {slower}, not {left})"
                                           if slower else ""))
     return Answer("wrong", move, reply, left, why)
+
+
+def daily(day: date) -> Puzzle:
+    """The puzzle of the day: the same for everyone on ``day``, from a generator seeded by the date.
+
+    The length cycles through 1, 2, 3, 4 (Monday a win in 1 ... Thursday in 4, Friday in 1 again ...),
+    the position is shown in an orientation drawn from the seed.
+
+    >>> q = daily(date(2026, 1, 5))  # a Monday
+    >>> q.length, q == daily(date(2026, 1, 5)), daily(date(2026, 1, 8)).length
+    (1, True, 4)
+    """
+    length = day.weekday() % 4 + 1
+    found = generate(1, seed=day.toordinal(), min_length=length, max_length=length)
+    if not found:
+        raise QubicError(f"no puzzle found for {day.isoformat()}")
+    q = found[0]
+    return Puzzle(q.position, q.length, q.solutions, q.orientation, {**q.source, "date": day.isoformat()})
 
 
 def _game_moves(source: str, rng: random.Random) -> list[int]:
@@ -185,14 +204,14 @@ def generate(count: int, seed: int = 0, min_length: int = 2, max_length: int = 6
     """``count`` puzzles with minimal lengths in ``min_length..max_length``, from seeded games.
 
     Each game gives at most one puzzle: a position drawn at random among those
-    of the game where the side to move wins in the wanted range (and has no
-    immediate win). Gives up after ``max_games`` games (default ``50 * count``)
+    of the game where the side to move wins in the wanted range (a win in 1 is
+    a three to complete). Gives up after ``max_games`` games (default ``50 * count``)
     with the puzzles found. ``progress(found, games)`` is called after each game.
     """
     if source not in SOURCES:
         raise QubicError(f"unknown puzzle source {source!r}; expected one of {', '.join(SOURCES)}")
-    if not 2 <= min_length <= max_length:
-        raise QubicError(f"lengths {min_length}..{max_length}: expected 2 <= min_length <= max_length")
+    if not 1 <= min_length <= max_length:
+        raise QubicError(f"lengths {min_length}..{max_length}: expected 1 <= min_length <= max_length")
     if count < 1:
         raise QubicError(f"count {count} must be at least 1")
     rng = random.Random(seed)

@@ -5,6 +5,13 @@ length, time per move) or, in round-robin mode, a markdown cross table (row
 = X, column = O); ``--save FILE`` writes every game as JSON, ``--table FILE``
 the cross table. Progress shows on stderr; Ctrl-C or ``--time-limit`` stops
 the run and reports the games finished so far.
+
+A round robin also rates the players (Bradley-Terry on the Elo scale, 95%
+bootstrap intervals: qubic_logic/ratings.py) and prints the ratings table;
+``--ratings FILE`` writes it as JSON with the command that made it. The
+shipped table, qubic_logic/data/ratings.json, is reproduced by the command
+stored in it. ``--opening K`` plays the first K moves of every game at random
+(from the game's seed), so that deterministic players meet in varied games.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from ..match import (
     GameRecord, SeriesResult, cross_table, make_player, run_games, save_games, schedule, series_table,
 )
 from ..players import player_names
+from ..ratings import rate, ratings_markdown, save_ratings
 from ..saving import write_atomically
 from ._common import check_output, deadline_of, positive_int, seconds
 from ._terminal import plain, say, console as terminal_console
@@ -58,7 +66,9 @@ def _check(args: argparse.Namespace, names: list[str]) -> None:
                          f"(--games {MAX_GAMES // pairs:,} or fewer)")
     for spec in names:
         make_player(spec)
-    check_output(args.save, args.table)
+    if args.round_robin and args.games >= 10_000:
+        raise QubicError(f"--games {args.games:,} is too many for a round robin; expected at most 9,999 per pair")
+    check_output(args.save, args.table, args.ratings)
 
 
 def _left(deadline: float | None) -> float | None:
@@ -71,15 +81,27 @@ def run(args: argparse.Namespace) -> int:
         names = args.players or player_names()
         _check(args, names)
         pairs = [(a, b) for a in names for b in names if a != b]
-        tasks = [(a, b, args.seed * 100000 + i * 100 + j)
-                 for i, (a, b) in enumerate(pairs) for j in range(args.games)]
+        # Round by round (every pair's game j before any pair's game j + 1): a run stopped early has
+        # played the same number of games for every pair, and is rated on its complete rounds.
+        tasks = [(a, b, args.seed * 10_000_000 + i * 10_000 + j, args.opening)
+                 for j in range(args.games) for i, (a, b) in enumerate(pairs)]
         records, stopped = _run(tasks, args)
+        rounds = complete_rounds(records, len(pairs)) if stopped else args.games
         table = cross_table(records, names)
         say(table)
         if args.table:
             write_atomically(args.table, table + "\n")
         if args.save:
             save_games(args.save, records)
+        rated = [g for g in records if g.seed % 10_000 < rounds]
+        if rated:
+            ratings = rate(rated, args.bootstrap, args.seed)
+            print(f"\nRatings from {rounds} game(s) per ordered pair ({2 * rounds} per pair):\n"
+                  + ratings_markdown(ratings))
+            if args.ratings:
+                command = (f"qubic match --round-robin --games {rounds} --seed {args.seed} --opening {args.opening} "
+                           f"--bootstrap {args.bootstrap} --ratings FILE " + " ".join(args.players)).strip()
+                save_ratings(args.ratings, ratings, command, 2 * rounds)
         return _status(stopped)
     if len(args.players) != 2:
         raise QubicError(f"a match needs two players (got {len(args.players)}); expected "
@@ -97,6 +119,23 @@ def run(args: argparse.Namespace) -> int:
     if args.save:
         save_games(args.save, records)
     return _status(stopped)
+
+
+def complete_rounds(records: list[GameRecord], pairs: int) -> int:
+    """How many rounds (game j of every pair, from the seeds' last digits) were played in full.
+
+    >>> complete_rounds([GameRecord('a', 'b', [], 'x', {}, 7), GameRecord('b', 'a', [], 'x', {}, 17)], 2)
+    0
+    >>> complete_rounds([GameRecord('a', 'b', [], 'x', {}, 10000), GameRecord('b', 'a', [], 'x', {}, 20000)], 2)
+    1
+    """
+    played: dict[int, int] = {}
+    for g in records:
+        played[g.seed % 10_000] = played.get(g.seed % 10_000, 0) + 1
+    rounds = 0
+    while played.get(rounds, 0) == pairs:
+        rounds += 1
+    return rounds
 
 
 def _status(stopped: str | None) -> int:
@@ -122,4 +161,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--round-robin", action="store_true",
                         help="every player against every other, both sides; prints a markdown cross table")
     parser.add_argument("--table", metavar="FILE", help="round robin: also write the cross table here")
+    parser.add_argument("--ratings", metavar="FILE", help="round robin: also write the ratings as JSON here")
+    parser.add_argument("--bootstrap", type=int, default=200, metavar="N",
+                        help="round robin: bootstrap samples for the ratings' 95%% intervals (default 200)")
+    parser.add_argument("--opening", type=int, default=0, choices=range(0, 9), metavar="K",
+                        help="play the first K moves (0..8) of every game at random, from its seed (default 0)")
     parser.set_defaults(func=run)

@@ -25,12 +25,13 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
+from ..analysis import defences, plane_of, win_of
 from ..core import shortest_forced_win
 from ..errors import NotationError, QubicError, QueryTimeout
 from ..match import make_player
 from ..notation import CellNames, format_mcdaniel, input_notation, parse_cell, shown
 from ..players import player_names
-from ..position import Game
+from ..position import Game, Position, other
 from ..saving import write_atomically
 from ..wording import counted
 from ._board import LEGEND, board_text
@@ -68,9 +69,32 @@ def hint(game: Game, notation: str | CellNames) -> str:
     except QueryTimeout as exc:
         return f"no forced win of length <= {exc.partial} found within {HINT_SECONDS:g} s"
     if not win.found:
-        return f"{p.to_move.upper()} has no forced win by threat sequence"
-    return (f"{p.to_move.upper()} has a forced win in {win.length} move{'s' * (win.length != 1)}: play "
+        return f"{p.to_move.upper()} has no forced win by threat sequence" + warning(p, names)
+    return (f"{p.to_move.upper()} has a forced win in {counted(win.length, 'move')}: play "
             f"{names.cell(win.sequence[0])} ({names.cells(win.sequence)})")
+
+
+def warning(position: Position, names: CellNames) -> str:
+    """``'; but X threatens a forced win in 6 (...): play 16 to stop it'``, or '' when the opponent has none.
+
+    >>> from qubic_logic.notation import parse_position
+    >>> warning(parse_position('1-2,22-52,27'), CellNames('number'))
+    '; but X threatens a forced win in 6 in plane 17 (17-32,43-64,11-59,16-6,49-33,38): play 6 to stop it (or 16, 17, 32, 38, 43, 49, 64)'
+    """
+    them = other(position.to_move)
+    threat = win_of(position, them)
+    if threat.length is None:
+        return ""
+    cell = names.cell
+    seq = names.line(threat.sequence)
+    stops = defences(position)
+    if not stops:
+        return f"; and {them.upper()} wins by force in {threat.length} whatever it plays ({seq})"
+    more = f" (or {', '.join(map(cell, stops[1:]))})" if stops[1:] else ""
+    plane = plane_of(threat)
+    where = f" in plane {plane}" if plane else ""
+    return (f"; but {them.upper()} threatens a forced win in {threat.length}{where} ({seq}): "
+            f"play {cell(stops[0])} to stop it{more}")
 
 
 class Session:

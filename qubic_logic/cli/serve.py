@@ -1,4 +1,4 @@
-"""``qubic serve``: the pages (Play, Analyse, Puzzles, Verify) and the JSON API in a browser.
+"""``qubic serve``: the pages (Home, Play, Puzzles, Lessons, Analyse, Verify) and the JSON API in a browser.
 
 Binds to 127.0.0.1 unless ``--host`` says otherwise (then it warns: the
 server has no accounts and runs engines for whoever asks). ``--port 0``
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
                          "address for --host and a free --port (0 takes a free one)") from None
     host, port = sock.getsockname()[:2]
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    say(f"qubic serve: {url} (pages: play, analyse, puzzles, verify; API at {url}api); "
+    say(f"qubic serve: {url} (pages: play, puzzles, lessons, analyse, verify; API at {url}api); "
           "Ctrl-C stops", flush=True)
     if not is_loopback(args.host):
         say(f"qubic serve: warning: listening on {args.host}, not on loopback: anyone who can reach "
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("serve", help="the pages (play, analyse, puzzles, verify) and the JSON API",
+    parser = sub.add_parser("serve", help="the pages (home, play, puzzles, lessons, analyse, verify) and the JSON API",
                             description=plain(__doc__))
     parser.add_argument("--port", type=port, default=8765,
                         help="port (default 8765; 0: a free one)")

@@ -11,15 +11,17 @@ from __future__ import annotations
 import json
 import threading
 import time
+from datetime import date
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from .. import CORE_NAME, __version__
+from ..analysis import analyse
 from ..cli.play import hint, read_move
 from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
@@ -30,12 +32,16 @@ from ..geometry import cells_of
 from ..match import make_player
 from ..notation import CELL_FORMS, CellNames, format_cell, format_mcdaniel, parse_game, parse_position, root_of
 from ..players import REGISTRY, player_names
+from ..players.origins import ORIGINS
 from ..position import Game
-from ..puzzles import SOURCES, answer, generate
+from ..lessons import answer as lesson_answer, lesson, lesson_names
+from ..puzzles import SOURCES, answer, daily, generate, winning_first_moves
+from ..ratings import shipped_ratings
 from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
 from ..render.dot import node_caption, on_shortest_win, several_lines_meet, value_text
 from ..render.layout import layout
 from ..render.view import opening_view, principal_variation
+from ..review import review, summary
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
 from .verifying import VerificationJob
@@ -133,13 +139,22 @@ class ReplyRequest(BaseModel):
 class PuzzlesRequest(BaseModel):
     count: Annotated[int, Field(ge=1, le=20)] = 6
     seed: Annotated[int, Field(ge=0, le=2**31)] = 0
-    min_length: Annotated[int, Field(ge=2, le=12)] = 3
-    max_length: Annotated[int, Field(ge=2, le=12)] = 6
+    min_length: Annotated[int, Field(ge=1, le=12)] = 3
+    max_length: Annotated[int, Field(ge=1, le=12)] = 6
     source: Literal["random", "self-play"] = "random"
 
 
 class AnswerRequest(PositionRequest):
     left: Annotated[int, Field(ge=1, le=32, description="attacker moves still allowed")]
+    move: Annotated[str, Field(max_length=8)]
+    notation: Notation = "index"
+
+
+class LessonAnswer(BaseModel):
+    lesson: Annotated[str, Field(max_length=60)]
+    exercise: Annotated[int, Field(ge=0, le=100, description="the exercise's index in the lesson")]
+    position: PositionText = Field(description="the position now (after the moves played so far)")
+    left: Annotated[int, Field(ge=1, le=32, description="attacker moves still allowed (a win)")] = 1
     move: Annotated[str, Field(max_length=8)]
     notation: Notation = "index"
 
@@ -181,7 +196,8 @@ def game_state(game: Game, form: str) -> dict:
 @router.get("/info", summary="version, core, engines, players and cell names")
 def info() -> dict:
     return {"version": __version__, "core": CORE_NAME, "engines": list(ENGINE_NAMES),
-            "players": [{"name": n, "summary": REGISTRY[n][1]} for n in player_names()],
+            "players": [{"name": n, "summary": REGISTRY[n][1], "origin": ORIGINS.get(n, "")} for n in player_names()],
+            "ratings": shipped_ratings(),
             "notations": list(CELL_FORMS),
             "cells": {f: [format_cell(c, f) for c in range(64)] for f in CELL_FORMS},
             "edge_kinds": EDGE_KINDS, "dictionaries": list(DICTIONARIES), "puzzle_sources": list(SOURCES),
@@ -297,7 +313,8 @@ async def reply(req: ReplyRequest, request: Request) -> dict:
             "seconds": round(time.perf_counter() - start, 6)}
 
 
-@router.post("/hint", summary="does the side to move have a forced win by threat sequence; its first move")
+@router.post("/hint", summary="the side to move's forced win and its first move; else the opponent's "
+                              "threatened forced win and the moves that stop it")
 async def hint_route(req: GameRequest, request: Request) -> dict:
     g = game_of(req)
     if g.position.is_over:
@@ -305,7 +322,23 @@ async def hint_route(req: GameRequest, request: Request) -> dict:
     text = await _runner(request).call(hint, g, req.notation, seconds=MAX_SECONDS, what="the hint")
     found = await _runner(request).call(get_engine("auto").shortest_forced_win, g.position, None, 5.0,
                                         seconds=MAX_SECONDS, what="the hint")
-    return {"text": text, "notation": req.notation, "length": found.length, "sequence": list(found.sequence)}
+    seen = await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the hint")
+    them = seen["o" if g.position.to_move == "x" else "x"]
+    return {"text": text, "notation": req.notation, "length": found.length, "sequence": list(found.sequence),
+            "threat_length": them["win_length"], "threat": them["win"], "defences": seen["defences"]}
+
+
+@router.post("/analysis", summary="both sides' threats, forcing moves, forced wins, checks, and the defences")
+async def analysis_route(req: GameRequest, request: Request) -> dict:
+    g = game_of(req)
+    return await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+
+
+@router.post("/review", summary="every move of a game with the engines' verdict (missed or allowed wins, ...)")
+async def review_route(req: GameRequest, request: Request) -> dict:
+    g = game_of(req)
+    reviewed = await _runner(request).call(review, g, seconds=MAX_SECONDS, what="the review")
+    return {"moves": [m.to_json(req.notation) for m in reviewed], "summary": summary(reviewed)}
 
 
 @router.post("/puzzles", summary="'X to move wins in N' puzzles from seeded games")
@@ -326,6 +359,54 @@ async def puzzle_answer(req: AnswerRequest, request: Request) -> dict:
     read("move", p.play, cell)
     a = await _runner(request).call(answer, p, req.left, cell, req.notation, seconds=MAX_SECONDS,
                                     what="checking the answer")
+    after = p.play(cell)
+    if a.reply is not None and not after.is_over:
+        after = after.play(a.reply)
+    firsts = (await _runner(request).call(winning_first_moves, after, seconds=MAX_SECONDS, what="the answers"))[1] \
+        if a.verdict == "continue" else []
+    return {**a.to_json(), "board": board(after), "solutions": firsts}
+
+
+@router.get("/puzzles/daily", summary="the puzzle of the day: the same for everyone on a date (YYYY-MM-DD)")
+async def daily_puzzle(request: Request, day: Annotated[str, Query(alias="date", pattern=r"^\d{4}-\d{2}-\d{2}$",
+                                                                       examples=["2026-01-05"])]) -> dict:
+    when = read("date", _date, day)
+    q = await _runner(request).call(daily, when, seconds=MAX_SECONDS, what="the daily puzzle")
+    return {**q.to_json(), "date": when.isoformat(), "board": board(q.position)}
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise QubicError(f"{text!r} is not a date; expected YYYY-MM-DD") from None
+
+
+@router.get("/lessons", summary="the lessons: name, title, summary and source of each")
+def lessons() -> dict:
+    return {"lessons": [{k: lesson(n)[k] for k in ("name", "title", "summary", "source")} for n in lesson_names()]}
+
+
+@router.get("/lessons/{name}", summary="a lesson: its text and its exercises with their boards")
+def lesson_route(name: str) -> dict:
+    data = read("name", lesson, name)
+    return {**data, "exercises": [{**ex, "board": board(parse_position(ex["position"]))} for ex in data["exercises"]]}
+
+
+@router.post("/lessons/answer", summary="judge a move in a lesson's exercise: solved, continue or wrong")
+async def lesson_answer_route(req: LessonAnswer, request: Request) -> dict:
+    data = read("lesson", lesson, req.lesson)
+    if req.exercise >= len(data["exercises"]):
+        raise InputError("exercise", f"lesson {req.lesson} has {len(data['exercises'])} exercises; "
+                                     f"expected 0..{len(data['exercises']) - 1}")
+    exercise = data["exercises"][req.exercise]
+    p = read("position", parse_position, req.position)
+    if p.is_over:
+        raise InputError("position", "the game is over; expected an exercise position")
+    cell = read("move", read_move, req.move, req.notation)
+    read("move", p.play, cell)
+    a = await _runner(request).call(lesson_answer, exercise, p, req.left, cell, req.notation,
+                                    seconds=MAX_SECONDS, what="checking the answer")
     after = p.play(cell)
     if a.reply is not None and not after.is_over:
         after = after.play(a.reply)

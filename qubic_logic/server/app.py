@@ -3,10 +3,11 @@
 * request bodies over :data:`MAX_BODY` bytes are refused (413) before they are read;
 * bad input is answered 422 with ``{"error": ..., "field": ...}``;
 * an engine call past its time limit 408, a second verification at once 429;
-* anything unexpected 500 with a one-line JSON error, never a traceback.
+* anything unexpected 500 with a one-line JSON error, never a traceback;
+* an unknown page is answered by a page that says so (404), an unknown ``/api`` path by JSON.
 
 >>> sorted(p for p in create_app().openapi()['paths'] if p.startswith('/api/p'))
-['/api/puzzles', '/api/puzzles/answer']
+['/api/puzzles', '/api/puzzles/answer', '/api/puzzles/daily']
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -29,7 +30,7 @@ from .api import Busy, InputError, router
 from .runner import CallTimeout, Runner
 
 MAX_BODY = 1_000_000  # bytes
-PAGES = ("play", "analyse", "puzzles", "verify", "api")
+PAGES = ("play", "analyse", "puzzles", "verify", "api", "lessons")
 STATIC = Path(str(files("qubic_logic") / "server" / "static"))
 
 
@@ -127,16 +128,20 @@ def create_app(workers: int = 4) -> FastAPI:
         return _error(422, str(exc))
 
     @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 404 and not request.url.path.startswith("/api"):
+            return HTMLResponse((STATIC / "404.html").read_text(), status_code=404)
         return _error(exc.status_code, str(exc.detail))
 
     @app.exception_handler(Exception)
     async def internal(_: Request, exc: Exception) -> JSONResponse:
         return _error(500, f"internal error: {type(exc).__name__}; please report it")
 
-    @app.get("/", include_in_schema=False)
-    def home() -> RedirectResponse:
-        return RedirectResponse("/play")
+    app.add_api_route("/", _page("home"), include_in_schema=False)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     for page in PAGES:
         app.add_api_route(f"/{page}", _page(page), include_in_schema=False)

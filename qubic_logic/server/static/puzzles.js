@@ -1,11 +1,39 @@
-// The Puzzles page: the server generates puzzles and judges every move; the page only shows.
+// The Puzzles page: the server generates puzzles and judges every move; the page only shows,
+// and remembers in this browser (localStorage) which puzzles were solved and the daily streak.
 'use strict';
 
 const $ = id => document.getElementById(id);
 const P = {puzzles: [], current: null, steps: [], marks: {}, done: false};
-// steps: [{board, left}] — the position before each of the solver's moves; the last is the current one.
+// steps: [{board, left, solutions}] — the position before each of the solver's moves; the last is the current one.
+const SOLVED = 'qubic-logic.solved', DAILY = 'qubic-logic.daily';
+
+function remembered(key) {
+  try { return JSON.parse(localStorage.getItem(key)) || {}; } catch (err) { return {}; }
+}
+function remember(key, name, value) {
+  const all = remembered(key);
+  all[name] = value;
+  localStorage.setItem(key, JSON.stringify(all));
+}
+function today() { return new Date().toLocaleDateString('en-CA'); }  // YYYY-MM-DD, the local date
+
+// Consecutive days with the daily puzzle solved, ending today (or yesterday, if today's is still open).
+function streak() {
+  const days = remembered(DAILY), d = new Date();
+  if (!days[d.toLocaleDateString('en-CA')]) d.setDate(d.getDate() - 1);
+  let n = 0;
+  while (days[d.toLocaleDateString('en-CA')]) { n++; d.setDate(d.getDate() - 1); }
+  return n;
+}
+
+function record() {
+  const solved = Object.keys(remembered(SOLVED)).length, s = streak();
+  $('record').textContent = `Solved in this browser: ${solved} puzzle${solved === 1 ? '' : 's'} · ` +
+    `daily streak: ${s} day${s === 1 ? '' : 's'}` + (remembered(DAILY)[today()] ? ' · today\'s puzzle solved ✓' : '');
+}
 
 function step() { return P.steps[P.steps.length - 1]; }
+function cell(c) { return Q.cell(c); }  // every cell the page prints goes through here
 
 function draw() {
   const s = step();
@@ -18,44 +46,61 @@ function draw() {
 
 function log(text, cls) { $('log').append(Q.el('li', {class: cls || ''}, text)); }
 
+function label(q, i) {
+  const solved = remembered(SOLVED)[q.position] ? ' ✓' : '';
+  const n = q.solutions.length;
+  return `${q.date ? 'Daily ' + q.date : (i + 1) + '.'} ${q.title} · ${q.grade} · ${n} winning first move${n > 1 ? 's' : ''}${solved}`;
+}
+
+function buttons() {
+  $('list').replaceChildren(...P.puzzles.map((q, i) => Q.el('button', {
+    class: 'puzzle' + (q === P.current ? ' on' : ''), onclick: () => choose(i)}, label(q, i))));
+}
+
 async function choose(i) {
   const q = P.puzzles[i];
-  document.querySelectorAll('button.puzzle').forEach((b, k) => b.classList.toggle('on', k === i));
-  const board = await Q.api('show', {position: q.position});
+  const board = q.board || await Q.api('show', {position: q.position});
   P.current = q;
-  P.steps = [{board, left: q.length}];
+  P.steps = [{board, left: q.length, solutions: q.solutions}];
   P.marks = {};
   P.done = false;
-  $('title').textContent = q.title;
-  $('verdict').textContent = '';
-  $('verdict').className = 'status';
+  $('title').textContent = q.title + (q.date ? ` — the puzzle of ${q.date}` : '');
+  $('verdict').textContent = remembered(SOLVED)[q.position] ? 'You have solved this one before.' : '';
+  $('verdict').className = 'status fixed-verdict';
   $('log').replaceChildren();
+  buttons();
   draw();
 }
 
-async function answer(cell) {
+function verdict(text, cls) {
+  $('verdict').textContent = text;
+  $('verdict').className = 'status fixed-verdict ' + cls;
+}
+
+async function answer(c) {
   const s = step();
   try {
-    const a = await Q.api('puzzles/answer', {position: s.board.qubic, left: s.left, move: String(cell)});
+    const a = await Q.api('puzzles/answer', {position: s.board.qubic, left: s.left, move: String(c)});
     const side = s.board.to_move.toUpperCase();
     P.marks = {};
     if (a.verdict === 'wrong') {
-      P.steps.push({board: a.board, left: s.left, last: cell, wrong: true});
+      P.steps.push({board: a.board, left: s.left, last: c, wrong: true, solutions: s.solutions});
       if (a.reply !== null) P.marks = {refute: [a.reply]};
-      $('verdict').textContent = 'Not this one: ' + a.explanation;
-      $('verdict').className = 'status bad';
-      log(`${side} ${Q.cell(cell)}: wrong. ${a.explanation}`, 'bad');
+      verdict('Not this one: ' + a.explanation, 'bad');
+      log(`${side} ${cell(c)}: wrong. ${a.explanation}`, 'bad');
     } else if (a.verdict === 'continue') {
-      P.steps.push({board: a.board, left: a.left, last: a.reply});
-      $('verdict').textContent = `${a.explanation}. ${a.left} to go.`;
-      $('verdict').className = 'status good';
-      log(`${side} ${Q.cell(cell)}; forced reply ${Q.cell(a.reply)}`);
+      P.steps.push({board: a.board, left: a.left, last: a.reply, solutions: a.solutions});
+      verdict(`${a.explanation}. ${a.left} to go.`, 'good');
+      log(`${side} ${cell(c)}; forced reply ${cell(a.reply)}`);
     } else {
-      P.steps.push({board: a.board, left: 0, last: cell});
+      P.steps.push({board: a.board, left: 0, last: c, solutions: []});
       P.done = true;
-      $('verdict').textContent = 'Solved! ' + a.explanation;
-      $('verdict').className = 'status good';
-      log(`${side} ${Q.cell(cell)}: four in a row`, 'good');
+      verdict(`Solved! ${a.explanation}.`, 'good');
+      log(`${side} ${cell(c)}: four in a row`, 'good');
+      remember(SOLVED, P.current.position, today());
+      if (P.current.date) remember(DAILY, P.current.date, true);
+      record();
+      buttons();
     }
     draw();
   } catch (err) { Q.showError($('verdict'), err); }
@@ -63,8 +108,7 @@ async function answer(cell) {
 
 function list(puzzles) {
   P.puzzles = puzzles;
-  $('list').replaceChildren(...puzzles.map((q, i) => Q.el('button', {class: 'puzzle', onclick: () => choose(i)},
-    `${i + 1}. ${q.title} · ${q.grade} · ${q.solutions.length} winning first move${q.solutions.length > 1 ? 's' : ''}`)));
+  P.current = null;
   if (puzzles.length) choose(0);
   else $('message').textContent = 'no puzzles found: widen the lengths or change the seed';
 }
@@ -81,14 +125,31 @@ async function generate() {
   } catch (err) { Q.showError($('message'), err); }
 }
 
+async function daily() {
+  Q.showError($('message'), null);
+  try {
+    const date = Q.param('date') || today();
+    list([await Q.api('puzzles/daily?date=' + encodeURIComponent(date))]);
+  } catch (err) { Q.showError($('message'), err); }
+}
+
 async function main() {
   Q.nav('puzzles');
   await Q.load();
+  record();
   $('form').addEventListener('submit', ev => { ev.preventDefault(); generate(); });
-  $('retry').addEventListener('click', () => { if (step().wrong) { P.steps.pop(); P.marks = {}; $('verdict').textContent = ''; draw(); } });
+  $('daily').addEventListener('click', daily);
+  $('retry').addEventListener('click', () => {
+    if (step().wrong) { P.steps.pop(); P.marks = {}; verdict('', ''); draw(); }
+  });
   $('restart').addEventListener('click', () => { if (P.current) choose(P.puzzles.indexOf(P.current)); });
   $('reveal').addEventListener('click', () => {
-    if (P.current && P.steps.length === 1) { P.marks = {hint: P.current.solutions}; draw(); }
+    if (!P.current || P.done) return;
+    const s = step(), shown = s.wrong ? P.steps[P.steps.length - 2] : s;
+    if (s.wrong) P.steps.pop();
+    P.marks = {hint: shown.solutions};
+    verdict(`Winning move${shown.solutions.length > 1 ? 's' : ''}: ${shown.solutions.map(cell).join(' ')} (marked green).`, '');
+    draw();
   });
   $('load').addEventListener('change', async ev => {
     const file = ev.target.files[0];
@@ -96,7 +157,7 @@ async function main() {
     if (!file) return;
     try { list(JSON.parse(await file.text()).puzzles || []); } catch (err) { Q.showError($('message'), err); }
   });
-  generate();
+  if (Q.param('seed')) { $('seed').value = Q.param('seed'); generate(); } else daily();
   Q.ready();
 }
 

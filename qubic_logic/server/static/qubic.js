@@ -68,27 +68,29 @@ const Q = {
     return {rows: [0, 1, 2, 3].map(y => String(16 * z + 4 * y + first)), cols: ['+0', '+1', '+2', '+3']};
   },
 
-  // Four levels side by side (level 1, z = 0, on the left), rows and columns named in the notation.
-  // opts: onclick(cell), last, marks, notation, size.
+  // Four levels side by side (level 1, z = 0, on the left), or two by two on a phone (opts.columns, default
+  // 2 below 700 px: cells stay big enough to tap), rows and columns named in the notation.
+  // opts: onclick(cell), last, marks, notation, size, columns.
   board(b, opts = {}) {
     const S = opts.size || 30, GAP = S / 2, LEFT = Math.max(14, S * 0.7), BLOCK = LEFT + 4 * S, TOP = 28;
-    const W = 4 * BLOCK + 3 * GAP, font = Math.max(9, Math.min(11, S * 0.4));
-    const root = Q.svg('svg', {viewBox: `-1 -1 ${W + 2} ${TOP + 4 * S + 2}`, class: 'board',
-                               width: W + 2, height: TOP + 4 * S + 2});
+    const COLS = opts.columns || (innerWidth < 700 ? 2 : 4), font = Math.max(9, Math.min(11, S * 0.4));
+    const W = COLS * BLOCK + (COLS - 1) * GAP, ROW = TOP + 4 * S + GAP, H = (4 / COLS) * ROW - GAP;
+    const root = Q.svg('svg', {viewBox: `-1 -1 ${W + 2} ${H + 2}`, class: 'board', width: W + 2, height: H + 2});
+    const at = z => [(z % COLS) * (BLOCK + GAP) + LEFT, Math.floor(z / COLS) * ROW];
     const label = (x, y, text, cls) => {
       const t = Q.svg('text', {x, y, class: cls, 'font-size': font});
       t.textContent = text;
       root.append(t);
     };
     for (let z = 0; z < 4; z++) {
-      const x0 = z * (BLOCK + GAP) + LEFT, names = Q.axes(z, opts.notation);
-      label(x0 + 2 * S, 11, 'level ' + (z + 1), 'level');
-      names.cols.forEach((name, x) => label(x0 + x * S + S / 2, TOP - 4, name, 'axis'));
-      names.rows.forEach((name, y) => label(x0 - 3, TOP + y * S + S / 2 + font / 3, name, 'axis row'));
+      const [x0, y0] = at(z), names = Q.axes(z, opts.notation);
+      label(x0 + 2 * S, y0 + 11, 'level ' + (z + 1), 'level');
+      names.cols.forEach((name, x) => label(x0 + x * S + S / 2, y0 + TOP - 4, name, 'axis'));
+      names.rows.forEach((name, y) => label(x0 - 3, y0 + TOP + y * S + S / 2 + font / 3, name, 'axis row'));
     }
     for (let c = 0; c < 64; c++) {
       const x = c % 4, y = (c >> 2) % 4, z = c >> 4;
-      const px = z * (BLOCK + GAP) + LEFT + x * S, py = TOP + y * S;
+      const px = at(z)[0] + x * S, py = at(z)[1] + TOP + y * S;
       const g = Q.svg('g', {class: Q.cellClasses(b, c, {...opts, clickable: !!opts.onclick && !b.over}),
                             'data-cell': c});
       const title = Q.svg('title');
@@ -149,8 +151,9 @@ const Q = {
   },
 
   nav(active) {
-    const pages = [['play', 'Play'], ['analyse', 'Analyse'], ['puzzles', 'Puzzles'], ['verify', 'Verify']];
-    const bar = Q.el('nav', {}, Q.el('b', {}, 'qubic-logic'));
+    const pages = [['play', 'Play'], ['puzzles', 'Puzzles'], ['lessons', 'Lessons'], ['analyse', 'Analyse'],
+                   ['verify', 'Verify']];
+    const bar = Q.el('nav', {}, Q.el('a', {href: '/', class: active === 'home' ? 'brand on' : 'brand'}, 'qubic-logic'));
     for (const [href, name] of pages) bar.append(Q.el('a', {href: '/' + href, class: href === active ? 'on' : ''}, name));
     bar.append(Q.el('a', {href: '/api', class: active === 'api' ? 'api on' : 'api'}, 'API'));
     document.body.prepend(bar);

@@ -27,7 +27,16 @@ function byRule(r) {
   return Object.entries(r.by_rule).map(([k, n]) => [RULES[k], n.toLocaleString()]);
 }
 
+// The result ends every phase: a refutation stops the search early, so the bars jump to their end.
+function finish(r) {
+  for (const [bar, label] of bars.values()) {
+    if (bar.value < bar.max) label.textContent += ` — stopped: ${r.verdict}`;
+    bar.value = bar.max;
+  }
+}
+
 function result(r) {
+  finish(r);
   $('verdict').textContent = r.verdict.toUpperCase();
   $('verdict').className = 'verdict ' + (r.verdict === 'verified' ? 'good' : 'bad');
   if (r.source !== undefined) return judgement(r);
@@ -62,7 +71,8 @@ function judgement(r) {
     Q.el('div', {}, `${outcome} after ${f.length} moves` +
       (r.shortest_proven ? ' (the shortest game)' : ' (the shortest game found)') + `: ${f.reason}`),
     Q.el('div', {class: 'note'}, 'game: ' + f.mcdaniel),
-    Q.el('a', {href: '/play?x=human&o=human&moves=' + encodeURIComponent(f.mcdaniel)}, 'replay it on the Play page'),
+    Q.el('a', {href: '/play?x=human&o=human&moves=' + encodeURIComponent(f.mcdaniel)},
+         'replay and review it on the Play page'),
     Q.board(f.board, {size: 18})));
 }
 
@@ -112,6 +122,7 @@ async function main() {
   for (const d of info.dictionaries) $('shipped').append(Q.el('option', {value: d}, d));
   for (const s of info.strategies) $('strategy').append(Q.el('option', {value: s}, s));
   $('strategy').addEventListener('change', () => { document.querySelector('input[value=strategy]').checked = true; });
+  $('shipped').addEventListener('change', () => { document.querySelector('input[value=shipped]').checked = true; });
   const asked = Q.param('strategy');
   if (info.strategies.includes(asked)) {
     $('strategy').value = asked;
