@@ -54,7 +54,7 @@ def reply_table(book: OpeningBook, position: Position) -> list[tuple[int, BookEn
 def format_stats(path: str, stats: dict) -> str:
     """The text ``qubic book stats`` prints."""
     lines = [f"{path}: {counted(stats['positions'], 'position')} up to symmetry from {stats['root']} "
-             f"(to {counted(stats['stones'], 'stone')}), {counted(stats['searches'], 'search', 'searches')} run"]
+             f"({'not built yet' if stats['stones'] is None else 'to ' + counted(stats['stones'], 'stone')}), {counted(stats['searches'], 'search', 'searches')} run"]
     lines.append(f"  {'stones':>6}  " + "  ".join(f"{v:>7}" for v in VALUES) + "   proof sizes (min / median / max)")
     for stones, counts in stats["by_stones"].items():
         sizes = "; ".join(f"{v} {d['min']:,} / {d['median']:,g} / {d['max']:,}"

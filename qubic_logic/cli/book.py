@@ -278,12 +278,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     v.set_defaults(func=run_verify)
 
     e = books.add_parser("export", help="write a book's proofs to a folder: one proof file per settled position")
-    e.add_argument("book", metavar="BOOK")
+    e.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
     e.add_argument("folder", metavar="DIR", help="the archive folder (created, or replaced as a whole)")
     e.set_defaults(func=run_export)
 
     i = books.add_parser("import", help="verify an archive's proofs and add them to a book (values propagate)")
     i.add_argument("book", metavar="BOOK", help="the SQLite file (created if absent)")
-    i.add_argument("folder", metavar="DIR", help="a folder written by `qubic book export`")
+    i.add_argument("folder", metavar="DIR", help="a folder written by qubic book export")
     executor_args(i)
     i.set_defaults(func=run_import)
