@@ -25,7 +25,7 @@ from html import escape
 
 from ..errors import QubicError
 from ..forcetree import ForceTree, edge_moves
-from ..notation import diagram, format_cell
+from ..notation import CellNames, diagram, format_cell
 from ..pictures import HIGHLIGHT, O_COLOUR, X_COLOUR, axis_labels, cell_grid
 from ..position import other
 
@@ -188,7 +188,7 @@ def legend(tree: ForceTree, form: str = "index") -> str:
     frames = ('<TD ALIGN="LEFT">thick edges: a shortest win; double frame: four in a row; dashed frame: several '
               'lines of play meet here; "+N positions": a branch not drawn</TD>')
     return ('<<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="1">'
-            f'<TR><TD ALIGN="LEFT"><B>{escape(tree.summary())}</B></TD></TR>'
+            f'<TR><TD ALIGN="LEFT"><B>{escape(tree.summary(CellNames(form)))}</B></TD></TR>'
             f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3"><TR>{nodes}</TR></TABLE></TD></TR>'
             f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3"><TR>{edges}</TR></TABLE></TD></TR>'
             f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3"><TR>{boards}</TR></TABLE></TD></TR>'

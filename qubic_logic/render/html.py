@@ -24,7 +24,7 @@ from html import escape
 
 from ..forcetree import ForceTree, edge_moves
 from ..geometry import cells_of
-from ..notation import format_cell
+from ..notation import CellNames, format_cell
 from ..pictures import axis_labels
 from .dot import EDGE_STYLES, EDGE_WORDS, STATUS_FILL, STATUS_WORDS, node_caption, tree_svg
 
@@ -135,7 +135,7 @@ def tree_html(tree: ForceTree, form: str = "index", title: str | None = None) ->
     svg = tree_svg(tree, form=form, with_legend=False)
     svg = svg[svg.index("<svg"):]  # drop the XML prolog and DOCTYPE
     payload = json.dumps(_node_data(tree, form), separators=(",", ":")).replace("</", "<\\/")
-    heading = escape(title or f"Force graph: {tree.summary()}")
+    heading = escape(title or f"Force graph: {tree.summary(CellNames(form))}")
     fills = " ".join(f'<span class="sw" style="background:{STATUS_FILL[s]}"></span> {escape(STATUS_WORDS[s])}'
                      for s in STATUS_FILL)
     edges = "; ".join(f'<b style="color:{EDGE_STYLES[k].split(chr(34))[1]}">{"┅" if k == "block" else "━"}</b> '

@@ -260,7 +260,9 @@ async def tree(req: TreeRequest, request: Request) -> dict:
                       "tree_nodes": d.get("tree_nodes", 1), "merged": several_lines_meet(g, n)})
     edges = [{"source": a, "target": b, "move": e["move"], "reply": e.get("reply"), "kind": e["kind"],
               "best": on_shortest_win(g, a, b)} for a, b, e in g.edges(data=True)]
-    return {"summary": g.summary(), "attacker": g.attacker, "length": g.length,
+    return {"summary": g.summary(CellNames.of(req.position)),
+            "summaries": {f: g.summary(CellNames(f)) for f in CELL_FORMS},
+            "attacker": g.attacker, "length": g.length,
             "winning_first_moves": g.winning_first_moves(), "truncated": g.graph["truncated"],
             "tree_nodes": g.graph.get("tree_nodes", g.graph.get("folded_from", g.number_of_nodes())),
             "graph_nodes": g.graph.get("folded_from", g.number_of_nodes()),

@@ -64,7 +64,7 @@ async function grow() {
     G.pv = data.principal_variation;
     openOnLine();
     const s = $('gsummary');
-    s.textContent = `${data.summary} [${data.engine}, ${data.seconds.toFixed(2)} s]`;
+    s.textContent = `${data.summaries[notation()] || data.summary} [${data.engine}, ${data.seconds.toFixed(2)} s]`;
     s.dataset.treeNodes = data.tree_nodes;
     s.dataset.graphNodes = data.graph_nodes;
     s.dataset.foldedNodes = data.folded_nodes ?? '';
