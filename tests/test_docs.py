@@ -86,7 +86,7 @@ def tour_commands() -> list[str]:
 
 
 #: Tour commands that take more than a few seconds: they run with the slow tests.
-LONG = ("qubic verify dictionary", "qubic solve", "qubic book build")
+LONG = ("qubic verify dictionary",)
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +101,8 @@ def test_readme_tour_runs_from_any_folder(command, tour_folder):
     argv = shlex.split(command)
     done = subprocess.run([str(BIN / "qubic"), *argv[1:]], cwd=tour_folder, capture_output=True,
                           text=True, env=_env(), timeout=600)
-    assert done.returncode == 0, f"{command}: {done.stderr}"
+    refuted = argv[1] == "verify" and "REFUTED" in done.stdout  # a verdict, exit status 1 by design
+    assert done.returncode == (1 if refuted else 0), f"{command}: {done.stderr}"
     assert (done.stdout + done.stderr).strip(), command
     assert not list(tour_folder.glob("*.tmp*")), "no temporary file left behind"
 

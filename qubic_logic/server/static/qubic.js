@@ -72,8 +72,9 @@ const Q = {
   // 2 below 700 px: cells stay big enough to tap), rows and columns named in the notation.
   // opts: onclick(cell), last, marks, notation, size, columns.
   board(b, opts = {}) {
-    const S = opts.size || 30, GAP = S / 2, LEFT = Math.max(14, S * 0.7), BLOCK = LEFT + 4 * S, TOP = 28;
-    const COLS = opts.columns || (innerWidth < 700 ? 2 : 4), font = Math.max(9, Math.min(11, S * 0.4));
+    const COLS = opts.columns || (innerWidth < 700 ? 2 : 4), narrow = COLS < 4;  // narrow: tight margins
+    const S = opts.size || 30, GAP = narrow ? 4 : S / 2, LEFT = narrow ? 12 : Math.max(14, S * 0.7);
+    const BLOCK = LEFT + 4 * S, TOP = 28, font = Math.max(9, Math.min(11, S * 0.4));
     const W = COLS * BLOCK + (COLS - 1) * GAP, ROW = TOP + 4 * S + GAP, H = (4 / COLS) * ROW - GAP;
     const root = Q.svg('svg', {viewBox: `-1 -1 ${W + 2} ${H + 2}`, class: 'board', width: W + 2, height: H + 2});
     const at = z => [(z % COLS) * (BLOCK + GAP) + LEFT, Math.floor(z / COLS) * ROW];
