@@ -127,5 +127,7 @@ def strategy_rules(lines: Sequence[WildcardLine], language: str, dictionary: Str
               "% X's move at every strategic position; the verifier adds (1) win now, (2) block a three and",
               "% (4) a forced win by threat sequence (docs/strategies.md).",
               f"% Verify: qubic verify strategy THIS_FILE{' --root ' + format_patashnik(root) if root and root.count else ''}"]
+    if dictionary is not None and dictionary.header:
+        header += ["%", "% The dictionary's own header (its source and terms):", *(f"% {h}".rstrip() for h in dictionary.header)]
     return "\n".join([*header, "", *rules]) + "\n"
 

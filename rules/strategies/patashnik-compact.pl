@@ -2,6 +2,58 @@
 % X's move at every strategic position; the verifier adds (1) win now, (2) block a three and
 % (4) a forced win by threat sequence (docs/strategies.md).
 % Verify: qubic verify strategy THIS_FILE
+%
+% The dictionary's own header (its source and terms):
+% Copyright 1988, all rights reserved.
+%
+% This dictionary of 2929 moves forms the basis of a first-player-win
+% proof for Qubic (4x4x4 tic-tac-toe).  Oren Patashnik constructed it in
+% 1976-77; it consists of all the strategic moves, as explained in his
+% September 1980 article ("Qubic: 4x4x4 Tic-Tac-Toe", Mathematics
+% Magazine, volume 53, number 4, pages 202-216).  Ken Thompson put the
+% dictionary in its current form in 1978.  Anyone may use this
+% dictionary as long its moves are unchanged and as long as its source
+% is credited.
+%
+% Each line of the dictionary consists of a position, followed by a
+% space, followed by a strategic (first player) move.  A position
+% appears as a string of equal numbers of x's (first-player moves) and
+% o's (second-player moves), perhaps separated by numbers (sequences of
+% empty cells).  A strategic move appears as an integer between 0 and 63,
+% inclusive, representing a cell in the Qubic board:
+%  0  1  2  3     16 17 18 19     32 33 34 35     48 49 50 51
+%  4  5  6  7     20 21 22 23     36 37 38 39     52 53 54 55
+%  8  9 10 11     24 25 26 27     40 41 42 43     56 57 58 59
+% 12 13 14 15     28 29 30 31     44 45 46 47     60 61 62 63
+%
+% For example here's one line from the dictionary:
+% 	xo1x8x8o41o 41
+% This represents the position
+%  x  o  -  x      -  -  -  -      -  -  -  -      -  -  -  -
+%  -  -  -  -      -  o  -  -      -  -  -  -      -  -  -  -
+%  -  -  -  -      -  -  -  -      -  _  -  -      -  -  -  -
+%  x  -  -  -      -  -  -  -      -  -  -  -      -  -  -  o
+% for which x's move 41 will be at the empty cell marked by an
+% underscore (`_') instead of by a dash (`-').
+%
+% To convert this dictionary into a program that always wins when it
+% goes first you will need: (1) a canonical-form routine (there are 192
+% automorphisms of the Qubic board---Roland Silver's 1967 article,
+% reference [20] in the Qubic article mentioned above, proves this),
+% and (2) a forced-win routine, as explained in the Qubic article.
+%
+% Here's how a program that plays the part of the first player should
+% generate moves:  (1) Win immediately if possible, or else (2) block a
+% second-player three-in-a-row if one exists (at most one can exist), or
+% else (3) make the move indicated by the dictionary if the position is
+% in the dictionary, or else (4) execute a forced win (one must exist).
+% The program should use the canonical-form routine for step (4) too,
+% otherwise the program might blow up for some positions.
+%
+% And now, the dictionary (its first line is correct---it represents the
+% first move of the game, made from the empty position).  Starting with
+% the ` 0' first line, and including one newline character per line,
+% there are 2929 lines and 52040 characters total.
 
 % X to move: map X's marks by each automorphism T, find a pattern with those X marks,
 % check O's marks (the base, plus one wildcard cell when the pattern has wildcards),
