@@ -182,7 +182,7 @@ def test_every_picture_carries_its_legend_and_a_key_board(tmp_path):
     root = ET.fromstring(render_tree(tree, "svg", "lrc"))
     graph_texts = [t.text for t in root.find(f"{SVG}g").findall(f"{SVG}text")]  # the graph's own label
     for words in ("a forced win follows", "no forced win", "a double threat", "X threat cell", "the step's moves",
-                  "level 1", "level 4", tree.summary()):
+                  "level 1", "level 4", tree.summary(CellNames("lrc"))):  # the title names cells as the picture does
         assert any(t and words in t for t in graph_texts), words
     key = {t for t in graph_texts if t and re.fullmatch(r"\d{3}", t)}
     assert key == {format_cell(c, "lrc") for c in range(64)}  # every cell named in the chosen notation

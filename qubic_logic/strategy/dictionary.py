@@ -51,6 +51,16 @@ class Entry:
         return f"{format_patashnik(self.position)} {self.move}"
 
 
+
+def read_text(path: str | os.PathLike) -> str:
+    """A dictionary file's text (raises :class:`DataFormatError` when it cannot be read or is not ASCII)."""
+    try:
+        return Path(path).read_text(encoding="ascii")
+    except OSError as exc:
+        raise DataFormatError(f"cannot read dictionary {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise DataFormatError(f"{path}: not ASCII text ({exc.reason}); expected a dictionary") from None
+
 class StrategyDictionary:
     """Strategic moves keyed by position up to the 192 automorphisms.
 
@@ -100,13 +110,7 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
     @classmethod
     def load(cls, path: str | os.PathLike) -> "StrategyDictionary":
         """Read a dictionary file (raises :class:`DataFormatError` naming the bad line)."""
-        try:
-            text = Path(path).read_text(encoding="ascii")
-        except OSError as exc:
-            raise DataFormatError(f"cannot read dictionary {path}: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise DataFormatError(f"{path}: not ASCII text ({exc.reason}); expected a dictionary") from None
-        return cls.parse(text, str(path))
+        return cls.parse(read_text(path), str(path))
 
     @classmethod
     def union(cls, dictionaries: Iterable[Iterable[Entry]], header: Iterable[str] = ()) -> "StrategyDictionary":

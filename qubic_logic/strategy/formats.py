@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import DataFormatError, QubicError
+from ..errors import QubicError
 from ..saving import write_atomically
-from .dictionary import StrategyDictionary
+from .dictionary import StrategyDictionary, read_text
 from .compress import merged_lines
 from ..shipped import resolve_dictionary
 from .wildcard import dumps_wildcard, is_wildcard_text, parse_wildcard
@@ -31,12 +31,7 @@ def read_dictionary(source: str | os.PathLike) -> StrategyDictionary:
     text_source = str(source)
     forced = next((p[:-1] for p in PREFIXES if text_source.startswith(p)), None)
     path = Path(resolve_dictionary(text_source[len(forced) + 1:] if forced else text_source))
-    try:
-        text = path.read_text(encoding="ascii")
-    except OSError as exc:
-        raise DataFormatError(f"cannot read dictionary {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise DataFormatError(f"{path}: not ASCII text ({exc.reason}); expected a dictionary") from None
+    text = read_text(path)
     wildcard = forced == "wildcard" if forced else is_wildcard_text(text)
     return parse_wildcard(text, str(path)) if wildcard else StrategyDictionary.parse(text, str(path))
 

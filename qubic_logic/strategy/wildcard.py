@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..errors import DataFormatError, QubicError
 from ..geometry import cells_of
@@ -151,16 +150,6 @@ def parse_wildcard(text: str, source: str = "<text>") -> StrategyDictionary:
                 raise DataFormatError(f"{source} {exc}") from None
     return result
 
-
-def load_wildcard(path: str | os.PathLike) -> StrategyDictionary:
-    """Read a wildcard file (raises :class:`DataFormatError` naming the bad line)."""
-    try:
-        text = Path(path).read_text(encoding="ascii")
-    except OSError as exc:
-        raise DataFormatError(f"cannot read dictionary {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise DataFormatError(f"{path}: not ASCII text ({exc.reason}); expected a wildcard dictionary") from None
-    return parse_wildcard(text, str(path))
 
 
 def x_entries(dictionary: Iterable[Entry]) -> Iterator[Entry]:
