@@ -50,7 +50,7 @@ from ..geometry import cells_of
 from ..position import Position, other
 from ..symmetry import TRANSFORMS, canonical_masks
 from .dictionary import Entry, StrategyDictionary, patashnik_path
-from .verify import Verification, plain_entries, verify
+from .verify import VERIFY_NATIVE, Verification, plain_entries, verify
 
 FULL = (1 << 64) - 1
 Key = tuple[int, int]  # canonical (attacker mask, defender mask)
@@ -103,6 +103,7 @@ class ProofGraph:
         self._forced: dict[Key, bool] = {}
         self._after: dict[Key, Next | None] = {}
         self._options: dict[Key, dict[Key, tuple[int, Next]]] = {}
+        self.holds = None if VERIFY_NATIVE is None else VERIFY_NATIVE.witness_holds
 
     def start(self, a: int, d: int) -> Next:
         """The strategic positions the attacker at ``(a, d)`` (to move) needs entries for first."""
@@ -176,20 +177,47 @@ class ProofGraph:
         return frozenset((key,)) if key in self.moves else None
 
     def _after_move(self, key: Key) -> Next | None:
-        """Strategic positions next from ``key`` (defender to move), or None when some reply is not known won."""
+        """Strategic positions next from ``key`` (defender to move), or None when some reply is not known won.
+
+        Most replies leave a forced sequence; the sequences found so far at this turn (the first one
+        with the defender passing) are replayed before searching: a reply off them usually loses to one.
+        """
         if key not in self._after or self._after[key] is None and self._bound == 0:
             ca, cd = key
             found: set[Key] | None = set()
             mine = self.core.threat_cells(ca, cd)
             if not mine & (mine - 1):  # two threats: every reply loses
+                passed = self._witness(ca, cd)
+                sequences = [passed] if passed else []
                 for reply in cells_of(~(ca | cd) & FULL):
-                    child = self._attacker(_key(ca, cd | 1 << reply))
+                    child = self._reply(ca, cd | 1 << reply, sequences)
                     if child is None:
                         found = None
                         break
                     found |= child
             self._after[key] = None if found is None else frozenset(found)
         return self._after[key]
+
+    def _reply(self, a: int, d: int, sequences: list[bytes]) -> Next | None:
+        """:meth:`_attacker` at ``(a, d)`` (any frame), trying the ``sequences`` first and adding the one it finds."""
+        if self.core.threat_cells(a, d) or self.core.threat_cells(d, a) or self.holds is None:
+            return self._attacker(_key(a, d))
+        for seq in reversed(sequences):
+            if self.holds(a, d, seq):
+                return frozenset()
+        key = _key(a, d)
+        if key in self.moves:
+            return self._attacker(key)
+        seq = self._witness(a, d)
+        if seq is None:
+            return None
+        sequences.append(seq)
+        return frozenset()
+
+    def _witness(self, a: int, d: int) -> bytes | None:
+        """A forced sequence for the attacker at ``(a, d)`` within the node bound, or None."""
+        length, seq, *_ = self.core.forced_win(a, d, 0, 0.0, self._bound)
+        return bytes(seq) if length > 0 else None
 
 
 class _Choice:
