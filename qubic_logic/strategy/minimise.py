@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..core import core_module
+from ..core import NATIVE, core_module
 from ..errors import QubicError
 from ..notation import format_patashnik
 from ..geometry import cells_of
@@ -103,7 +103,7 @@ class ProofGraph:
         self._forced: dict[Key, bool] = {}
         self._after: dict[Key, Next | None] = {}
         self._options: dict[Key, dict[Key, tuple[int, Next]]] = {}
-        self.holds = None if VERIFY_NATIVE is None else VERIFY_NATIVE.witness_holds
+        self.holds = VERIFY_NATIVE.witness_holds if VERIFY_NATIVE is not None and self.core is NATIVE else None
 
     def start(self, a: int, d: int) -> Next:
         """The strategic positions the attacker at ``(a, d)`` (to move) needs entries for first."""
@@ -215,7 +215,9 @@ class ProofGraph:
         return frozenset()
 
     def _witness(self, a: int, d: int) -> bytes | None:
-        """A forced sequence for the attacker at ``(a, d)`` within the node bound, or None."""
+        """A forced sequence for the attacker at ``(a, d)`` within the node bound (not always the shortest), or None."""
+        if self.holds is not None:
+            return self.core.any_forced_win(a, d, self._bound)
         length, seq, *_ = self.core.forced_win(a, d, 0, 0.0, self._bound)
         return bytes(seq) if length > 0 else None
 
