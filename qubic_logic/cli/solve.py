@@ -14,7 +14,7 @@ from rich.console import Console
 from ..errors import DataFormatError, QubicError
 from ..saving import check_writable, write_atomically
 from ..strategy.solve import solve
-from ..strategy.split import polish, solve_split, time_left
+from ..strategy.split import phase_summary, polish, solve_split, time_left
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
 
 
@@ -87,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         if "extracted" in result.extra:
             print(f"strategy: {result.extra['extracted']:,} strategic positions extracted from the proof, "
                   f"{result.strategy_size:,} after minimising; {result.extra['verified'].upper()}")
+            if "phases" in result.extra:
+                print(f"minimising pass: {phase_summary(result.extra['phases'])}")
         if args.output:
             print(f"strategy written to {args.output}; check it with: qubic verify dictionary {args.output}")
     elif result.status == "not won":

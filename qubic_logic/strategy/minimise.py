@@ -84,7 +84,8 @@ class ProofGraph:
     strategic positions it leads to next. ``leaf_nodes`` bounds each
     forced-sequence search of a candidate move (nodes, not seconds: the graph
     does not depend on the machine's load); an entry's own move is checked
-    without a bound and must win.
+    without a bound and must win. ``seconds`` is the time (seconds) spent finding
+    known-winning moves so far.
 
     >>> from qubic_logic.notation import parse_patashnik
     >>> p = parse_patashnik("x2x1o6x14o20o")
@@ -103,11 +104,14 @@ class ProofGraph:
         self._forced: dict[Key, bool] = {}
         self._after: dict[Key, Next | None] = {}
         self._options: dict[Key, dict[Key, tuple[int, Next]]] = {}
+        self.seconds = 0.0
         self.holds = VERIFY_NATIVE.witness_holds if VERIFY_NATIVE is not None and self.core is NATIVE else None
 
     def start(self, a: int, d: int) -> Next:
         """The strategic positions the attacker at ``(a, d)`` (to move) needs entries for first."""
+        clock = time.perf_counter()
         found = self._attacker(_key(a, d))
+        self.seconds += time.perf_counter() - clock
         if found is None:
             raise QubicError(f"{format_patashnik(Position(a, d))}: the entries do not win from the root")
         return found
@@ -145,6 +149,7 @@ class ProofGraph:
     def options(self, key: Key) -> dict[Key, tuple[int, Next]]:
         """Every move of ``key`` known to win: outcome → (move, strategic positions next); the own move first."""
         if key not in self._options:
+            clock = time.perf_counter()
             found = {self.own(key): (self.moves[key], self._own_after(key))}
             ca, cd = key
             for move in cells_of(~(ca | cd) & FULL):
@@ -152,6 +157,7 @@ class ProofGraph:
                 if outcome not in found and (after := self._after_move(outcome)) is not None:
                     found[outcome] = (move, after)
             self._options[key] = found
+            self.seconds += time.perf_counter() - clock
         return self._options[key]
 
     def _is_forced(self, key: Key) -> bool:
@@ -354,6 +360,7 @@ def minimised(
     leaf_nodes: int = 200_000,
     report: Callable[[str], None] = lambda text: None,
     time_limit: float | None = None,
+    phases: dict[str, float] | None = None,
 ) -> StrategyDictionary:
     """A verified ``dictionary`` with its moves re-chosen over its proof graph to reach fewer positions.
 
@@ -362,13 +369,19 @@ def minimised(
     entry counts, reached from the root or not: for the union of verified
     strategies, each entry's move wins. The entries come out in canonical
     frames, fewest marks first, the header unchanged; callers verify the result
-    before they trust or write it.
+    before they trust or write it. ``phases``, when given, receives the seconds of each phase:
+    ``proof graph`` (finding every reached position's known-winning moves) and ``choosing`` (the rest
+    of the local search).
     """
     root = root or dictionary.root
     attacker = root.to_move
     a, d = root.mask(attacker), root.mask(other(attacker))
+    clock = time.perf_counter()
     graph = ProofGraph(canonical_moves(dictionary), leaf_nodes)
     chosen = smallest(graph, graph.start(a, d), sweeps, report=report, time_limit=time_limit)
+    if phases is not None:
+        phases["proof graph"] = graph.seconds
+        phases["choosing"] = time.perf_counter() - clock - graph.seconds
     entries = []
     for (ca, cd), move in sorted(chosen.items(), key=lambda kv: ((kv[0][0] | kv[0][1]).bit_count(), kv[0])):
         position = Position(ca, cd) if attacker == "x" else Position(cd, ca)

@@ -153,12 +153,24 @@ def time_left(limit: float | None, spent: float) -> float | None:
     return None if limit is None else max(limit - spent, 0.0)
 
 
+def phase_summary(phases: dict[str, float]) -> str:
+    """The minimising pass's time by phase, as :func:`polish` records it in ``extra['phases']``.
+
+    >>> phase_summary({"verifying": 1.0, "proof graph": 6.0, "choosing": 2.5})
+    '9.5 s (verifying 1.0 s, proof graph 6.0 s, choosing 2.5 s)'
+    """
+    parts = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in phases.items())
+    return f"{sum(phases.values()):.1f} s ({parts})"
+
+
 def polish(strategy: StrategyDictionary, position: Position, extra: dict, jobs: int | None = None,
            time_limit: float | None = None, report: Callable[[str], None] = lambda text: None,
            ) -> StrategyDictionary | None:
     """``strategy`` verified, minimised, verified again and pruned to the entries played; None if not verified.
 
-    Records the verdict and the sizes in ``extra`` (``verified``, ``pruned``: before minimising).
+    Records the verdict and the sizes in ``extra`` (``verified``, ``pruned``: before minimising) and the
+    seconds (wall clock) of each phase in ``extra['phases']`` (``verifying``, both verifications; ``proof graph`` and
+    ``choosing``, see :func:`~qubic_logic.strategy.minimise.minimised`).
     ``time_limit`` and ``report`` go to the minimiser (past the limit, or on Ctrl-C, it keeps the
     smallest strategy found so far).
 
@@ -168,12 +180,17 @@ def polish(strategy: StrategyDictionary, position: Position, extra: dict, jobs: 
     >>> len(polish(solve(p).strategy, p, extra, jobs=1)), extra['verified']
     (1, 'verified')
     """
+    phases = extra["phases"] = {}
+    clock = time.perf_counter()
     check = verify(strategy, position, jobs=jobs)
+    phases["verifying"] = time.perf_counter() - clock
     extra["verified"] = check.verdict
     if check.verdict != "verified":
         return None
     extra["pruned"] = len(pruned(strategy, check))
-    strategy = minimised(strategy, position, time_limit=time_limit, report=report)
+    strategy = minimised(strategy, position, time_limit=time_limit, report=report, phases=phases)
+    clock = time.perf_counter()
     check = verify(strategy, position, jobs=jobs)
+    phases["verifying"] += time.perf_counter() - clock
     extra["verified"] = check.verdict
     return pruned(strategy, check) if check.verdict == "verified" else None
