@@ -195,8 +195,12 @@ class ProofGraph:
             if not mine & (mine - 1):  # two threats: every reply loses
                 passed = self._witness(ca, cd)
                 sequences = [passed] if passed else []
+                threats, holds = self.core.threat_cells, self.holds
                 for reply in cells_of(~(ca | cd) & FULL):
-                    child = self._reply(ca, cd | 1 << reply, sequences)
+                    d = cd | 1 << reply
+                    if sequences and holds is not None and not threats(d, ca) and holds(ca, d, sequences[-1]):
+                        continue  # the latest sequence still wins (the common case, kept short)
+                    child = self._reply(ca, d, sequences)
                     if child is None:
                         found = None
                         break
