@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from qubic_logic.notation import parse_patashnik
@@ -206,3 +208,6 @@ def test_qubic_solve_prints_the_minimising_pass_by_phase(capsys):
     out = capsys.readouterr().out
     assert "after minimising; VERIFIED" in out
     assert "minimising pass:" in out and "proof graph" in out and "choosing" in out and "verifying" in out
+    assert main(["solve", "patashnik:x2x16o4o", "--json"]) == 0
+    phases = json.loads(capsys.readouterr().out)["minimising"]
+    assert list(phases) == ["proof graph", "choosing", "verifying"] and min(phases.values()) >= 0
