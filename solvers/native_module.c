@@ -93,6 +93,36 @@ static PyObject *py_major_cells(PyObject *self, PyObject *const *args, Py_ssize_
     return scan(args, nargs, "major_cells", qc_major_cells);
 }
 
+PyDoc_STRVAR(any_forced_win_doc,
+             "any_forced_win(a, d, node_limit)\n--\n\n"
+             "A forced win by threat sequence for ``a`` to move against ``d``, not always the shortest: the\n"
+             "first one a depth-first pass finds (about half the work of forced_win). Returns the sequence as\n"
+             "bytes, or None when there is none or ``node_limit`` nodes (0: no limit) end the search first.");
+static PyObject *py_any_forced_win(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "any_forced_win() takes 3 arguments (a, d, node_limit), %zd given",
+                            nargs);
+    qc_mask a, d;
+    if (get_pair(args[0], args[1], "a", "d", &a, &d) < 0)
+        return NULL;
+    const long long node_limit = PyLong_AsLongLong(args[2]);
+    if (node_limit == -1 && PyErr_Occurred())
+        return NULL;
+    if (node_limit < 0)
+        return PyErr_Format(PyExc_ValueError, "node_limit %lld is negative; expected 0 (none) or more", node_limit);
+    qc_search_options opt = QC_SEARCH_DEFAULTS;
+    opt.node_limit = (uint64_t)node_limit;
+    opt.any_win = 1;
+    qc_forced_win_result res;
+    Py_BEGIN_ALLOW_THREADS
+    qc_forced_win(a, d, &opt, &res);
+    Py_END_ALLOW_THREADS
+    if (res.length <= 0)
+        Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)res.seq, res.seq_len);
+}
+
 PyDoc_STRVAR(forced_win_doc,
              "forced_win(a, d, max_length=0, time_limit=0.0, node_limit=0)\n--\n\n"
              "Shortest forced win by threat sequence for ``a`` to move against ``d`` (docs/design.md 3).\n\n"
@@ -287,6 +317,7 @@ static PyMethodDef methods[] = {
     {"forcing_moves", (PyCFunction)(void (*)(void))py_forcing_moves, METH_FASTCALL, forcing_moves_doc},
     {"major_cells", (PyCFunction)(void (*)(void))py_major_cells, METH_FASTCALL, major_cells_doc},
     {"forced_win", (PyCFunction)(void (*)(void))py_forced_win, METH_FASTCALL | METH_KEYWORDS, forced_win_doc},
+    {"any_forced_win", (PyCFunction)(void (*)(void))py_any_forced_win, METH_FASTCALL, any_forced_win_doc},
     {"threat_scan_batch", (PyCFunction)(void (*)(void))py_threat_scan_batch, METH_VARARGS | METH_KEYWORDS,
      threat_scan_batch_doc},
     {"canonical", (PyCFunction)(void (*)(void))py_canonical, METH_FASTCALL, canonical_doc},

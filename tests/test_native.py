@@ -411,3 +411,29 @@ def test_bad_options(core):
         core.map_mask(-1, 0)
     with pytest.raises(ValueError, match="pairs\\[1\\]"):
         core.threat_scan_batch([(0, 0), (1, 2, 3)])
+
+
+def test_any_forced_win_finds_a_win_exactly_where_the_shortest_search_does(prefixes):
+    """``any_forced_win`` (the first win of one depth-first pass) answers like ``forced_win`` on existence,
+    and its sequence replays in the referee (no longer than the longest witness)."""
+    wins = 0
+    for p in prefixes[:400]:
+        if p.winner or p.empty == 0:
+            continue
+        a, d = masks(p)
+        length = nat.forced_win(a, d)[0]
+        seq = nat.any_forced_win(a, d, 0)
+        assert (seq is not None) == (length > 0), p
+        if seq is not None:
+            wins += 1
+            assert replay_forced_win(p, tuple(seq)) >= length
+    assert wins > 10
+
+
+def test_any_forced_win_refuses_bad_input():
+    with pytest.raises(ValueError, match="overlap|each cell"):
+        nat.any_forced_win(1, 1, 0)
+    with pytest.raises(ValueError, match="node_limit -1 is negative"):
+        nat.any_forced_win(1, 2, -1)
+    with pytest.raises(TypeError, match="takes 3 arguments"):
+        nat.any_forced_win(1, 2)

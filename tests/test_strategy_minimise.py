@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from qubic_logic.notation import parse_patashnik
@@ -170,3 +172,42 @@ def test_proving_alternative_moves_gives_a_verified_strategy_no_larger(tmp_path)
     other_root = tmp_path / "other.dict"
     solve(parse_patashnik("x2x1o6x14o20o")).strategy.save(other_root)
     assert alternatives_main([str(out), str(source), "--with", str(other_root), "--marks", "0"]) == 2
+
+
+def test_replaying_the_sequences_found_gives_the_same_known_wins_as_searching_every_reply():
+    """The proof graph replays a turn's forced sequences before searching a reply; searching every reply
+    (the graph without the native replay) finds the same known-winning moves, leading to the same positions."""
+    root = parse_patashnik("x2x16o4o")
+    moves = canonical_moves(solve(root).strategy)
+    fast, plain = ProofGraph(moves), ProofGraph(moves)
+    plain.holds = None
+    assert fast.start(root.x, root.o) == plain.start(root.x, root.o)
+    for k in moves:
+        assert fast.options(k) == plain.options(k)
+    assert sum(len(fast.options(k)) for k in moves) > len(moves)  # alternatives were found
+
+
+def test_polish_refuses_a_strategy_whose_entry_does_not_win_and_times_its_phases():
+    from qubic_logic.strategy.split import polish
+
+    root = parse_patashnik("x2x1o6x14o20o")
+    extra: dict = {}
+    assert polish(StrategyDictionary([Entry(root, 60)], ["root: x2x1o6x14o20o"]), root, extra, jobs=1) is None
+    assert extra["verified"] == "refuted"
+    extra = {}
+    kept = polish(StrategyDictionary([Entry(root, 21)], ["root: x2x1o6x14o20o"]), root, extra, jobs=1)
+    assert [e.text() for e in kept] == ["x2x1o6x14o20o 21"] and extra["verified"] == "verified"
+    assert list(extra["phases"]) == ["proof graph", "choosing", "verifying"]
+    assert all(seconds >= 0 for seconds in extra["phases"].values())
+
+
+def test_qubic_solve_prints_the_minimising_pass_by_phase(capsys):
+    from qubic_logic.cli import main
+
+    assert main(["solve", "patashnik:x2x16o4o"]) == 0
+    out = capsys.readouterr().out
+    assert "after minimising; VERIFIED" in out
+    assert "minimising pass:" in out and "proof graph" in out and "choosing" in out and "verifying" in out
+    assert main(["solve", "patashnik:x2x16o4o", "--json"]) == 0
+    phases = json.loads(capsys.readouterr().out)["minimising"]
+    assert list(phases) == ["proof graph", "choosing", "verifying"] and min(phases.values()) >= 0

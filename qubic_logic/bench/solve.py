@@ -7,7 +7,8 @@ share of time spent in leaves, memory per position (Python: traced allocations;
 native: the table entry and the table size), and the whole-solve speed-up, whose
 median over the non-trivial positions is printed. The full run then proves X's
 win from the empty board in one native search and reports its time and the
-strategy's size (extracted, then minimised and verified).
+strategy's size (extracted, then minimised and verified), with the minimising pass's time
+by phase (verifying, proof graph, choosing).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from rich.table import Table
 from ..core import core_module
 from ..notation import parse_position
 from ..strategy.solve import ProofNumberSearch, solve
-from ..strategy.split import polish
+from ..strategy.split import phase_summary, polish
 from .verify import SOLVES
 
 EMPTY_TIME_LIMIT = 1800.0
@@ -126,3 +127,4 @@ def run(console: Console, quick: bool = False) -> None:
                   f"{r.strategy_size:,} strategic positions extracted, "
                   f"{len(strategy) if strategy is not None else '-'} minimised ({extra.get('verified')}, "
                   f"{time.perf_counter() - start:.0f} s)")
+    console.print(f"empty board: the minimising pass by phase: {phase_summary(extra['phases'])}")

@@ -13,7 +13,7 @@ import argparse
 from ..errors import DataFormatError, QubicError
 from ..saving import check_writable, write_atomically
 from ..strategy.solve import solve
-from ..strategy.split import polish, solve_split, time_left
+from ..strategy.split import phase_summary, polish, solve_split, time_left
 from ..wording import counted
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
 from ._terminal import say, console as terminal_console
@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         if "extracted" in result.extra:
             say(f"strategy: {result.extra['extracted']:,} strategic positions extracted from the proof, "
                   f"{result.strategy_size:,} after minimising; {result.extra['verified'].upper()}")
+            if "phases" in result.extra:
+                say(f"minimising pass: {phase_summary(result.extra['phases'])}")
         if args.output:
             say(f"strategy written to {args.output}; check it with: qubic verify dictionary {args.output}")
     elif result.status == "not won":

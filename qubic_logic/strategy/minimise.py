@@ -43,14 +43,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..core import core_module
+from ..core import NATIVE, core_module
 from ..errors import QubicError
 from ..notation import format_patashnik
 from ..geometry import cells_of
 from ..position import Position, other
 from ..symmetry import TRANSFORMS, canonical_masks
 from .dictionary import Entry, StrategyDictionary, patashnik_path
-from .verify import Verification, plain_entries, verify
+from .verify import VERIFY_NATIVE, Verification, plain_entries, verify
 
 FULL = (1 << 64) - 1
 Key = tuple[int, int]  # canonical (attacker mask, defender mask)
@@ -84,7 +84,8 @@ class ProofGraph:
     strategic positions it leads to next. ``leaf_nodes`` bounds each
     forced-sequence search of a candidate move (nodes, not seconds: the graph
     does not depend on the machine's load); an entry's own move is checked
-    without a bound and must win.
+    without a bound and must win. ``seconds`` is the time (seconds) spent finding
+    known-winning moves so far.
 
     >>> from qubic_logic.notation import parse_patashnik
     >>> p = parse_patashnik("x2x1o6x14o20o")
@@ -103,10 +104,14 @@ class ProofGraph:
         self._forced: dict[Key, bool] = {}
         self._after: dict[Key, Next | None] = {}
         self._options: dict[Key, dict[Key, tuple[int, Next]]] = {}
+        self.seconds = 0.0
+        self.holds = VERIFY_NATIVE.witness_holds if VERIFY_NATIVE is not None and self.core is NATIVE else None
 
     def start(self, a: int, d: int) -> Next:
         """The strategic positions the attacker at ``(a, d)`` (to move) needs entries for first."""
+        clock = time.perf_counter()
         found = self._attacker(_key(a, d))
+        self.seconds += time.perf_counter() - clock
         if found is None:
             raise QubicError(f"{format_patashnik(Position(a, d))}: the entries do not win from the root")
         return found
@@ -144,6 +149,7 @@ class ProofGraph:
     def options(self, key: Key) -> dict[Key, tuple[int, Next]]:
         """Every move of ``key`` known to win: outcome → (move, strategic positions next); the own move first."""
         if key not in self._options:
+            clock = time.perf_counter()
             found = {self.own(key): (self.moves[key], self._own_after(key))}
             ca, cd = key
             for move in cells_of(~(ca | cd) & FULL):
@@ -151,6 +157,7 @@ class ProofGraph:
                 if outcome not in found and (after := self._after_move(outcome)) is not None:
                     found[outcome] = (move, after)
             self._options[key] = found
+            self.seconds += time.perf_counter() - clock
         return self._options[key]
 
     def _is_forced(self, key: Key) -> bool:
@@ -176,20 +183,53 @@ class ProofGraph:
         return frozenset((key,)) if key in self.moves else None
 
     def _after_move(self, key: Key) -> Next | None:
-        """Strategic positions next from ``key`` (defender to move), or None when some reply is not known won."""
+        """Strategic positions next from ``key`` (defender to move), or None when some reply is not known won.
+
+        Most replies leave a forced sequence; the sequences found so far at this turn (the first one
+        with the defender passing) are replayed before searching: a reply off them usually loses to one.
+        """
         if key not in self._after or self._after[key] is None and self._bound == 0:
             ca, cd = key
             found: set[Key] | None = set()
             mine = self.core.threat_cells(ca, cd)
             if not mine & (mine - 1):  # two threats: every reply loses
+                passed = self._witness(ca, cd)
+                sequences = [passed] if passed else []
+                threats, holds = self.core.threat_cells, self.holds
                 for reply in cells_of(~(ca | cd) & FULL):
-                    child = self._attacker(_key(ca, cd | 1 << reply))
+                    d = cd | 1 << reply
+                    if sequences and holds is not None and not threats(d, ca) and holds(ca, d, sequences[-1]):
+                        continue  # the latest sequence still wins (the common case, kept short)
+                    child = self._reply(ca, d, sequences)
                     if child is None:
                         found = None
                         break
                     found |= child
             self._after[key] = None if found is None else frozenset(found)
         return self._after[key]
+
+    def _reply(self, a: int, d: int, sequences: list[bytes]) -> Next | None:
+        """:meth:`_attacker` at ``(a, d)`` (any frame), trying the ``sequences`` first and adding the one it finds."""
+        if self.core.threat_cells(a, d) or self.core.threat_cells(d, a) or self.holds is None:
+            return self._attacker(_key(a, d))
+        for seq in reversed(sequences):
+            if self.holds(a, d, seq):
+                return frozenset()
+        key = _key(a, d)
+        if key in self.moves:
+            return self._attacker(key)
+        seq = self._witness(a, d)
+        if seq is None:
+            return None
+        sequences.append(seq)
+        return frozenset()
+
+    def _witness(self, a: int, d: int) -> bytes | None:
+        """A forced sequence for the attacker at ``(a, d)`` within the node bound (not always the shortest), or None."""
+        if self.holds is not None:
+            return self.core.any_forced_win(a, d, self._bound)
+        length, seq, *_ = self.core.forced_win(a, d, 0, 0.0, self._bound)
+        return bytes(seq) if length > 0 else None
 
 
 class _Choice:
@@ -324,6 +364,7 @@ def minimised(
     leaf_nodes: int = 200_000,
     report: Callable[[str], None] = lambda text: None,
     time_limit: float | None = None,
+    phases: dict[str, float] | None = None,
 ) -> StrategyDictionary:
     """A verified ``dictionary`` with its moves re-chosen over its proof graph to reach fewer positions.
 
@@ -332,13 +373,19 @@ def minimised(
     entry counts, reached from the root or not: for the union of verified
     strategies, each entry's move wins. The entries come out in canonical
     frames, fewest marks first, the header unchanged; callers verify the result
-    before they trust or write it.
+    before they trust or write it. ``phases``, when given, receives the seconds of each phase:
+    ``proof graph`` (finding every reached position's known-winning moves) and ``choosing`` (the rest
+    of the local search).
     """
     root = root or dictionary.root
     attacker = root.to_move
     a, d = root.mask(attacker), root.mask(other(attacker))
+    clock = time.perf_counter()
     graph = ProofGraph(canonical_moves(dictionary), leaf_nodes)
     chosen = smallest(graph, graph.start(a, d), sweeps, report=report, time_limit=time_limit)
+    if phases is not None:
+        phases["proof graph"] = graph.seconds
+        phases["choosing"] = time.perf_counter() - clock - graph.seconds
     entries = []
     for (ca, cd), move in sorted(chosen.items(), key=lambda kv: ((kv[0][0] | kv[0][1]).bit_count(), kv[0])):
         position = Position(ca, cd) if attacker == "x" else Position(cd, ca)

@@ -108,8 +108,8 @@ class SolveResult:
         return len(self.strategy) if self.strategy is not None else 0
 
     def to_json(self) -> dict:
-        """The object printed by ``qubic solve --json``."""
-        return {
+        """The object printed by ``qubic solve --json`` (with ``minimising``: seconds by phase, when it ran)."""
+        out = {
             "status": self.status,
             "root": format_patashnik(self.root),
             "to_move": self.root.to_move,
@@ -121,6 +121,9 @@ class SolveResult:
             "disproof_number": min(self.disproof_number, INFINITY),
             "stopped_by": self.stopped_by,
         }
+        if "phases" in self.extra:
+            out["minimising"] = {name: round(seconds, 3) for name, seconds in self.extra["phases"].items()}
+        return out
 
 
 class ProofNumberSearch:
