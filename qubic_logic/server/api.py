@@ -30,7 +30,7 @@ from ..forcegraph import MERGES, fold_forced, force_graph
 from ..forcetree import EDGE_KINDS, edge_moves, force_tree
 from ..geometry import cells_of
 from ..match import make_player
-from ..notation import CELL_FORMS, CellNames, format_cell, format_mcdaniel, parse_game, parse_position, root_of
+from ..notation import CELL_FORMS, CellNames, input_notation, format_cell, format_mcdaniel, parse_game, parse_position, root_of
 from ..players import REGISTRY, player_names
 from ..players.origins import ORIGINS
 from ..position import Game
@@ -392,7 +392,8 @@ def lessons() -> dict:
 @router.get("/lessons/{name}", summary="a lesson: its text and its exercises with their boards")
 def lesson_route(name: str) -> dict:
     data = read("name", lesson, name)
-    return {**data, "exercises": [{**ex, "board": board(parse_position(ex["position"]))} for ex in data["exercises"]]}
+    return {**data, "exercises": [{**ex, "board": board(parse_position(ex["position"])),
+                                   "notation": input_notation(ex["position"])} for ex in data["exercises"]]}
 
 
 @router.post("/lessons/answer", summary="judge a move in a lesson's exercise: solved, continue or wrong")

@@ -1,5 +1,6 @@
 // The Lessons page: the list of lessons, or one lesson (?name=...) — its text, then exercises on the board,
-// every move judged by the server's engines. Solved exercises are remembered in this browser.
+// every move judged by the server's engines. Solved exercises are remembered in this browser. An exercise names
+// cells in the notation its position is written in (McDaniel's 1..64 for his games), as its text does.
 'use strict';
 
 const $ = id => document.getElementById(id);
@@ -7,7 +8,6 @@ const DONE = 'qubic-logic.lessons';
 
 function remembered() { try { return JSON.parse(localStorage.getItem(DONE)) || {}; } catch (err) { return {}; } }
 function remember(key) { const all = remembered(); all[key] = true; localStorage.setItem(DONE, JSON.stringify(all)); }
-function cell(c) { return Q.cell(c); }  // every cell the page prints goes through here
 
 // Text with *emphasis*, **strong** and `code` marks, built as elements (never as HTML).
 function paragraph(text) {
@@ -45,7 +45,8 @@ function exercise(lesson, ex, i) {
   box.append(title, boardDiv, verdict, Q.el('div', {class: 'controls'}, again));
 
   function draw() {
-    boardDiv.replaceChildren(Q.board(state.board, {onclick: state.done ? null : move, last: state.last, marks: state.marks}));
+    boardDiv.replaceChildren(Q.board(state.board, {onclick: state.done ? null : move, last: state.last, marks: state.marks,
+                                                   notation: ex.notation}));
     boardDiv.dataset.position = state.board.qubic;
     boardDiv.dataset.left = state.left;
   }
@@ -53,7 +54,7 @@ function exercise(lesson, ex, i) {
   async function move(c) {
     try {
       const a = await Q.api('lessons/answer', {lesson: lesson.name, exercise: i, position: state.board.qubic,
-                                               left: state.left, move: String(c)});
+                                               left: state.left, move: String(c), notation: ex.notation});
       state.marks = {};
       if (a.verdict === 'wrong') {
         verdict.textContent = 'Not this one: ' + a.explanation + '. Try again.';
