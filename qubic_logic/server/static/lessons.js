@@ -54,7 +54,7 @@ function exercise(lesson, ex, i) {
   async function move(c) {
     try {
       const a = await Q.api('lessons/answer', {lesson: lesson.name, exercise: i, position: state.board.qubic,
-                                               left: state.left, move: String(c), notation: ex.notation});
+                                               left: state.left, move: Q.cell(c, ex.notation), notation: ex.notation});
       state.marks = {};
       if (a.verdict === 'wrong') {
         verdict.textContent = 'Not this one: ' + a.explanation + '. Try again.';
