@@ -171,7 +171,7 @@ def input_notation(text: str) -> str:
         return "hp67"
     if tokens and all(re.fullmatch(r"[1-4]{3}", t) for t in tokens):
         return "lrc"
-    if re.fullmatch(r"[\d\s]*[-,][\d,\-\s]*", s) or (s.isdigit() and int(s) == 64):
+    if re.fullmatch(r"[\d\s]*[-,][\d,\-\s]*", s) or s == "64":
         return "number"
     return "index"
 

@@ -25,7 +25,7 @@ from rich.table import Table
 
 from ..errors import QubicError
 from ..match import (
-    GameRecord, SeriesResult, cross_table, make_player, run_games, save_games, schedule, series_table,
+    GameRecord, SeriesResult, cross_table, run_games, save_games, schedule, series_table,
 )
 from ..players import player_names
 from ..ratings import rate, ratings_markdown, save_ratings
@@ -64,8 +64,6 @@ def _check(args: argparse.Namespace, names: list[str]) -> None:
         raise QubicError(f"--games {args.games:,} in a round robin of {len(names)} players is "
                          f"{args.games * pairs:,} games; expected at most {MAX_GAMES:,} in all "
                          f"(--games {MAX_GAMES // pairs:,} or fewer)")
-    for spec in names:
-        make_player(spec)
     if args.round_robin and args.games >= 10_000:
         raise QubicError(f"--games {args.games:,} is too many for a round robin; expected at most 9,999 per pair")
     check_output(args.save, args.table, args.ratings)
