@@ -45,7 +45,7 @@ async function analyse() {
 
 const G = {data: null, nodes: new Map(), children: new Map(), expanded: new Set(), partial: new Map(), laid: null, seq: 0,
            heights: new Map(),
-           selected: null, line: [], at: 0, timer: null, pv: []};
+           selected: null, line: [], at: 0, timer: null, pv: [], most: 2000};
 const BOX = {w: 118, line: 13, cell: 5, gap: 5};
 
 async function grow() {
@@ -132,7 +132,10 @@ async function draw({keep = null, fit = null} = {}) {
   const before = keep !== null && G.laid?.nodes[keep] ? onScreen(keep) : null;
   const seq = ++G.seq, start = performance.now();
   G.heights = new Map([...shown].map(id => [id, boxHeight(hidden.get(id))]));
-  const laid = await Q.api('layout', {nodes: [...shown].map(id => [id, BOX.w, G.heights.get(id)]), edges});
+  let laid;
+  try {
+    laid = await Q.api('layout', {nodes: [...shown].map(id => [id, BOX.w, G.heights.get(id)]), edges});
+  } catch (err) { if (seq === G.seq) Q.showError($('gsummary'), err); return; }
   if (seq !== G.seq) return;  // a newer drawing is on its way
   G.laid = laid;
   paint(shown, hidden);
@@ -364,6 +367,7 @@ function autoplay() {
 async function main() {
   Q.nav('analyse');
   const info = await Q.load();
+  G.most = info.limits.layout.nodes;
   for (const n of info.notations) $('notation').append(Q.el('option', {value: n}, n));
   $('legend').append(Q.legend());
   $('position').value = Q.param('position') || $('position').value;
@@ -378,7 +382,11 @@ async function main() {
   zoomAndPan($('graph'));
   $('expandall').addEventListener('click', () => {
     G.partial = new Map();
-    for (const id of G.nodes.keys()) if (G.expanded.size < 400) G.expanded.add(id);
+    for (const id of G.nodes.keys()) {  // as many as the server lays out at once
+      if (G.expanded.size >= 400 || G.expanded.has(id)) continue;
+      G.expanded.add(id);
+      if (shownNodes().size > G.most) { G.expanded.delete(id); break; }
+    }
     draw({keep: G.selected ?? 0});
   });
   $('collapse').addEventListener('click', () => { G.expanded = new Set([0]); G.partial = new Map(); draw({keep: 0}); });
