@@ -16,6 +16,7 @@ from ..strategy.complete import complete_dictionary
 from ..strategy.compress import compressed
 from ..strategy.dictionary import StrategyDictionary
 from ..strategy.formats import FORMATS, convert, read_dictionary
+from ..saving import line_safe
 from ..strategy.wildcard import save_wildcard
 from ._common import check_output, json_arg, print_json
 
@@ -28,7 +29,8 @@ def run_convert(args: argparse.Namespace) -> int:
         print_json({"source": args.source, "out": args.out, "format": args.to, "entries": len(dictionary),
                     "seconds": round(time.monotonic() - start, 3)})
     else:
-        print(f"{args.out}: {len(dictionary):,} strategic positions of {args.source} written as {args.to}")
+        print(f"{line_safe(args.out)}: {len(dictionary):,} strategic positions of {line_safe(args.source)} written as "
+              f"{args.to}")
     return 0
 
 
@@ -46,8 +48,8 @@ def run_compress(args: argparse.Namespace) -> int:
         print_json({"source": args.source, "out": args.out, "entries": len(dictionary), "lines": len(lines),
                     "seconds": seconds})
     else:
-        print(f"{args.out}: {len(dictionary):,} strategic positions in {len(lines):,} wildcard lines "
-              f"({seconds:.1f} s); check with qubic verify dictionary {args.out}")
+        print(f"{line_safe(args.out)}: {len(dictionary):,} strategic positions in {len(lines):,} wildcard lines "
+              f"({seconds:.1f} s); check with qubic verify dictionary {line_safe(args.out)}")
     return 0
 
 
@@ -68,7 +70,7 @@ def run_complete(args: argparse.Namespace) -> int:
         print_json({"source": args.source, "out": args.out, "entries": len(dictionary), "decisions": len(complete),
                     "lines": len(lines), "seconds": seconds})
     else:
-        print(f"{args.out}: {len(complete):,} X decisions up to symmetry ({len(dictionary):,} strategic positions "
+        print(f"{line_safe(args.out)}: {len(complete):,} X decisions up to symmetry ({len(dictionary):,} strategic positions "
               f"and the steps of the forced wins), {len(lines):,} wildcard lines ({seconds:.1f} s)")
     return 0
 

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..errors import Interrupted, QueryTimeout
 from ..notation import CellNames, format_mcdaniel, format_patashnik, root_of
-from ..saving import write_atomically
+from ..saving import line_safe, write_atomically
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.formats import read_dictionary
 from ..executor import make_executor
@@ -118,7 +118,7 @@ def run_dictionary(args: argparse.Namespace) -> int:
             out["certificate"] = args.certificate
         print_json(out)
     else:
-        _print_verification(v, args.file)
+        _print_verification(v, line_safe(args.file))
         if check:
             _print_check(check)
         if args.certificate:
@@ -147,7 +147,7 @@ def run_certificate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(check)
     else:
-        say(f"{args.file}:")
+        say(f"{line_safe(args.file)}:")
         _print_check(check)
     if check["stopped"] == "interrupted":
         return 130
@@ -189,22 +189,22 @@ def run_strategy(args: argparse.Namespace) -> int:
 
 
 def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
-    side = j.side.upper()
+    side, source = j.side.upper(), line_safe(j.source)
     where = f"{'from the empty board' if not j.root.count else 'from ' + format_patashnik(j.root)}"
     mode = "by the strategy alone" if j.pure else "by rules (1)-(4)"
     if j.verdict == "verified":
-        say(f"{j.source}: VERIFIED — {side} wins {where}, {mode}")
+        say(f"{source}: VERIFIED — {side} wins {where}, {mode}")
     elif j.verdict == "refuted":
         r = j.refutation
         outcome = "a draw" if r.result == "draw" else "no move" if r.result == "no move" else f"{r.result.upper()} wins"
-        say(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {counted(r.length, 'move')} "
+        say(f"{source}: REFUTED — as {side} {where} ({mode}): {outcome} after {counted(r.length, 'move')} "
               f"({'the shortest game' if j.shortest_proven else 'the shortest game found'})")
         say(f"  game: {r.game_text}  ({r.reason})")
         if args.refutation:
             say(f"  written to {args.refutation}: replay with qubic play --load {args.refutation}, "
                   f"or qubic show \"$(cat {args.refutation})\"")
     else:
-        say(f"{j.source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
+        say(f"{source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
         say(f"  {j.open:,} opponent choices left open; most promising line: "
               f"{format_mcdaniel(list(j.promising)) if j.promising else 'none'}")
     say(f"  {counted(j.positions, 'position')} up to symmetry with {side} to move ({j.defender_positions:,} after its move), "

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from ..errors import DataFormatError, QubicError
-from ..saving import write_atomically
+from ..saving import line_safe, write_atomically
 from ..notation import format_patashnik, parse_patashnik, shown
 from ..position import Position
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
@@ -142,8 +142,8 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
     # ------------------------------------------------------------------ writing
 
     def dumps(self) -> str:
-        """The file text: header, separator, entries, one per line."""
-        lines = [*self.header, self.separator, *(entry.text() for entry in self.entries)]
+        """The file text: header (each line kept to its line), separator, entries, one per line."""
+        lines = [*map(line_safe, self.header), self.separator, *(entry.text() for entry in self.entries)]
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | os.PathLike) -> None:

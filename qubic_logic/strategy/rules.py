@@ -31,6 +31,7 @@ from collections.abc import Sequence
 
 from ..geometry import cells_of
 from ..notation import format_patashnik
+from ..saving import line_safe
 from ..symmetry import TRANSFORMS, map_mask
 from .dictionary import StrategyDictionary
 from .wildcard import WildcardLine
@@ -120,14 +121,15 @@ def prolog_rules(lines: Sequence[WildcardLine]) -> list[str]:
 
 def strategy_rules(lines: Sequence[WildcardLine], language: str, dictionary: StrategyDictionary | None = None,
                    name: str = "a dictionary") -> str:
-    """The rule file text in ``language`` (``asp`` or ``prolog``) for the compressed ``lines``."""
+    """The rule file text in ``language`` (``asp`` or ``prolog``) for the compressed ``lines``; ``name`` and
+    the dictionary's header go into comments, each kept to its line (:func:`~qubic_logic.saving.line_safe`)."""
     rules = asp_rules(lines) if language == "asp" else prolog_rules(lines)
     root = dictionary.root if dictionary is not None else None
-    header = [f"% {name} as {len(lines)} patterns (wildcard lines up to symmetry), written by qubic strategy convert.",
+    header = [f"% {line_safe(name)} as {len(lines)} patterns (wildcard lines up to symmetry), written by qubic strategy convert.",
               "% X's move at every strategic position; the verifier adds (1) win now, (2) block a three and",
               "% (4) a forced win by threat sequence (docs/strategies.md).",
               f"% Verify: qubic verify strategy THIS_FILE{' --root ' + format_patashnik(root) if root and root.count else ''}"]
     if dictionary is not None and dictionary.header:
-        header += ["%", "% The dictionary's own header (its source and terms):", *(f"% {h}".rstrip() for h in dictionary.header)]
+        header += ["%", "% The dictionary's own header (its source and terms):", *(f"% {line_safe(h)}".rstrip() for h in dictionary.header)]
     return "\n".join([*header, "", *rules]) + "\n"
 

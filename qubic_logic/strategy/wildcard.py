@@ -27,7 +27,7 @@ from ..errors import DataFormatError, QubicError
 from ..geometry import cells_of
 from ..notation import shown
 from ..position import Position
-from ..saving import write_atomically
+from ..saving import line_safe, write_atomically
 from .dictionary import Entry, StrategyDictionary
 
 MARKS = {"x": "x", "o": "o", ".": ".", "-": ".", "X": "X", "O": "O"}
@@ -161,8 +161,8 @@ def x_entries(dictionary: Iterable[Entry]) -> Iterator[Entry]:
 
 
 def dumps_wildcard(lines: Iterable[WildcardLine], header: Iterable[str] = ()) -> str:
-    """The file text: each header line as a comment, then the records."""
-    return "".join(f"# {h}\n" if h else "#\n" for h in header) + "".join(f"{line.text()}\n" for line in lines)
+    """The file text: each header line as a comment (kept to its line), then the records."""
+    return "".join(f"# {line_safe(h)}\n" if h else "#\n" for h in header) + "".join(f"{line.text()}\n" for line in lines)
 
 
 def save_wildcard(path: str | os.PathLike, lines: Iterable[WildcardLine], header: Iterable[str] = ()) -> None:
