@@ -99,12 +99,16 @@ def _print_verification(v: Verification, source: str) -> None:
 
 def run_dictionary(args: argparse.Namespace) -> int:
     check_output(args.certificate)
-    deadline = time.monotonic() + args.time_limit if args.time_limit else None
-    dictionary = read_dictionary(args.file)
-    root = args.root if args.root is not None else dictionary.root
+    deadline = deadline_of(args.time_limit)  # reading the file counts
     err = terminal_console(stderr=True)
     with _progress_bar(err) as bar:
         tasks = _Tasks(bar)
+        try:
+            dictionary = read_dictionary(args.file, deadline=deadline,
+                                         progress=lambda done, size: tasks("reading", done, size))
+        except QueryTimeout as exc:
+            return _stopped_reading(args, exc)
+        root = args.root if args.root is not None else dictionary.root
         v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=_left(deadline),
                    progress=tasks)
         check = _check(v.witnesses, args, tasks, args.time_limit) if args.check_with else None
@@ -124,6 +128,17 @@ def run_dictionary(args: argparse.Namespace) -> int:
         if args.certificate:
             say(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
     return 0 if v.verdict == "verified" and not (check and (check["rejected"] or check["stopped"])) else 1
+
+
+def _stopped_reading(args: argparse.Namespace, exc: QueryTimeout) -> int:
+    """The report of a verification whose time limit came while the file was being read: INCOMPLETE, status 1."""
+    lines = exc.partial["lines"]
+    if args.json:
+        print_json({"verdict": "incomplete", "stopped": "time limit", "reading": {"lines": lines}, "positions": 0})
+    else:
+        say(f"{line_safe(args.file)}: INCOMPLETE — the time limit came while reading it, at line {lines:,}; "
+            "nothing verified")
+    return 1
 
 
 def _print_check(check: dict) -> None:

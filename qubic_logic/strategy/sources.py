@@ -105,9 +105,10 @@ class Strategy(ABC):
 class DictionaryStrategy(Strategy):
     """A dictionary in Patashnik's format: the entry's move up to symmetry, None without an entry."""
 
-    def __init__(self, source: str, dictionary: StrategyDictionary | None = None) -> None:
+    def __init__(self, source: str, dictionary: StrategyDictionary | None = None,
+                 deadline: float | None = None) -> None:
         super().__init__(source)
-        self.dictionary = dictionary if dictionary is not None else read_dictionary(source)
+        self.dictionary = dictionary if dictionary is not None else read_dictionary(source, deadline=deadline)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
         return self.dictionary.move_for(position)
@@ -348,4 +349,4 @@ def load_strategy(source: str, time_limit: float | None = CALL_LIMIT, *, probe: 
         return AspStrategy(source, time_limit, probe=probe)
     if suffix == ".pl":
         return PrologStrategy(source, time_limit)
-    return DictionaryStrategy(source)
+    return DictionaryStrategy(source, deadline=time.monotonic() + load_limit if load_limit else None)
