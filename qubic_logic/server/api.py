@@ -44,7 +44,7 @@ from ..render.view import opening_view, principal_variation
 from ..review import review, summary
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
-from .layouts import SECONDS as LAYOUT_SECONDS, ClientGone
+from .layouts import SECONDS as LAYOUT_SECONDS, ClientGone, ServerStopping
 from .verifying import VerificationJob
 
 router = APIRouter(prefix="/api")
@@ -465,6 +465,8 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
     if sum(x is not None for x in (req.dictionary, req.text, req.strategy)) != 1:
         raise InputError("dictionary", "give one of: the name of a shipped dictionary, a dictionary's text, "
                                        "or a strategy")
+    if request.app.state.stopping:
+        raise ServerStopping("the server is stopping")
     lock: threading.Lock = request.app.state.verifying
     if not lock.acquire(blocking=False):  # taken at once, before any parsing: a second request is refused
         raise Busy("a verification is already running; wait for it to finish")
@@ -498,8 +500,11 @@ class VerificationStream(StreamingResponse):
         self.job, self.lock, self.jobs = job, lock, request.app.state.jobs
         self.jobs.add(job)
 
+        async def gone() -> bool:  # the client left, or the server is stopping
+            return request.app.state.stopping or await request.is_disconnected()
+
         async def events():
-            async for kind, data in job.run(request.is_disconnected):
+            async for kind, data in job.run(gone):
                 yield _event(kind, data)
 
         super().__init__(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
