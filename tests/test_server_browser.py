@@ -195,8 +195,8 @@ def test_the_offline_tree_page_opens_on_its_root(browser, tmp_path):
     path = tmp_path / "tree.html"
     path.write_text(tree_html(force_tree(parse_position("1-2,22-52,27-4"))))
     page.goto(path.as_uri())
-    root = page.locator("#n0").bounding_box()
-    view = page.locator("#tree").bounding_box()
+    root = page.locator('#graph .gnode[data-id="0"] rect.box').bounding_box()
+    view = page.locator("#graph").bounding_box()
     assert view["x"] <= root["x"] and root["x"] + root["width"] <= view["x"] + view["width"]
     assert view["y"] <= root["y"] and root["y"] + root["height"] <= view["y"] + view["height"]
     page.close()

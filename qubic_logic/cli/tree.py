@@ -26,7 +26,7 @@ from ..errors import QubicError
 from ..forcegraph import fold_forced, force_graph
 from ..forcetree import force_tree
 from ..render import FORMATS, Drawing, format_for_path, render_tree, write_tree
-from ..render.dot import PAPERS
+from ..render.pages import PAPERS
 from ._common import (
     DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
     position_arg, positive_int, seconds, supervised_engine,
