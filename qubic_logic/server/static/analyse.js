@@ -77,6 +77,7 @@ async function grow() {
                                       only_winning: $('winning').checked, fold: $('fold').checked,
                                       max_nodes: Number($('maxnodes').value) || 2000});
     G.data = data;
+    G.laid = null;  // the old drawing is of another graph
     G.nodes = new Map(data.nodes.map(n => [n.id, n]));
     G.children = new Map(data.nodes.map(n => [n.id, []]));
     G.edge = new Map();
@@ -377,6 +378,7 @@ function showStep() {
   $('nodepath').textContent = `moves from the root: ${moves.map(cell).join(' ') || '(none)'}` +
     (n.tree_nodes > 1 ? `; ${n.tree_nodes} lines of play meet here` : '');
   $('nodepath').dataset.moves = moves.join(' ');
+  $('nodepath').dataset.nodes = G.line.slice(0, G.at + 1).join(' ');
 }
 
 function stepBy(d) {
@@ -423,7 +425,7 @@ async function main() {
   });
   Q.onNotation(() => {
     drawPosition();
-    if (G.data) { summarise(); paint(shownNodes(), currentHidden()); if (G.selected !== null) showStep(); }
+    if (G.data && G.laid) { summarise(); paint(shownNodes(), currentHidden()); if (G.selected !== null) showStep(); }
   });
   $('grow').addEventListener('click', () => grow().then(() => document.querySelector('.fg-bar').scrollIntoView()));
   $('fold').addEventListener('change', grow);

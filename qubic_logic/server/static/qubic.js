@@ -143,9 +143,10 @@ const Q = {
   board(b, opts = {}) {
     const notation = opts.notation || Q.notation();
     const COLS = opts.columns || (innerWidth < 700 ? 2 : 4), narrow = COLS < 4;  // narrow: tight margins
-    const S = opts.size || 30, GAP = narrow ? 4 : S / 2, font = Math.max(9, Math.min(11, S * 0.4));
+    const S = opts.size || 30, GAP = narrow ? 4 : S / 2, font = narrow ? 9 : Math.max(9, Math.min(11, S * 0.4));
+    // room for the widest row name (a digit is under 0.64 em wide), at a distance of PAD from the level
     const widest = Math.max(...[0, 1, 2, 3].flatMap(z => Q.axes(z, notation).rows.map(r => r.length)));
-    const LEFT = Math.max(narrow ? 0 : S * 0.7, 5 + 0.62 * font * widest);  // room for the widest row name
+    const PAD = narrow ? 2 : 3, LEFT = Math.max(narrow ? 0 : S * 0.7, PAD + 1 + 0.64 * font * widest);
     const BLOCK = LEFT + 4 * S, TOP = 28;
     const W = COLS * BLOCK + (COLS - 1) * GAP, ROW = TOP + 4 * S + GAP, H = (4 / COLS) * ROW - GAP;
     const root = Q.svg('svg', {viewBox: `-1 -1 ${W + 2} ${H + 2}`, class: 'board', width: W + 2, height: H + 2});
@@ -159,7 +160,7 @@ const Q = {
       const [x0, y0] = at(z), names = Q.axes(z, notation);
       label(x0 + 2 * S, y0 + 11, 'level ' + (z + 1), 'level');
       names.cols.forEach((name, x) => label(x0 + x * S + S / 2, y0 + TOP - 4, name, 'axis'));
-      names.rows.forEach((name, y) => label(x0 - 3, y0 + TOP + y * S + S / 2 + font / 3, name, 'axis row'));
+      names.rows.forEach((name, y) => label(x0 - PAD, y0 + TOP + y * S + S / 2 + font / 3, name, 'axis row'));
     }
     for (let c = 0; c < 64; c++) {
       const x = c % 4, y = (c >> 2) % 4, z = c >> 4;
