@@ -13,6 +13,7 @@ const NOTATION_NAMES = {number: 'McDaniel', index: 'index', lrc: 'level-row-colu
 const Q = {
   info: null,
   loading: null,
+  chosen: null,  // the notation in use, once read
   notations: Object.keys(NOTATION_NAMES),
 
   async api(path, body) {
@@ -32,16 +33,19 @@ const Q = {
 
   // The notation in use: ?notation= in the address, else the one kept in this browser, else McDaniel's.
   notation() {
-    const asked = Q.param('notation');
-    if (Q.notations.includes(asked)) return asked;
-    let kept = null;
-    try { kept = localStorage.getItem(NOTATION_KEY); } catch (err) { /* storage refused: the default */ }
-    return Q.notations.includes(kept) ? kept : 'number';
+    if (!Q.chosen) {
+      const asked = Q.param('notation');
+      let kept = null;
+      try { kept = localStorage.getItem(NOTATION_KEY); } catch (err) { /* storage refused: the default */ }
+      Q.chosen = [asked, kept].find(n => Q.notations.includes(n)) || 'number';
+    }
+    return Q.chosen;
   },
 
   // Choose a notation: kept in this browser, shown in the menu, and every listener redraws in it.
   setNotation(n) {
     if (!Q.notations.includes(n) || n === Q.notation()) return;
+    Q.chosen = n;
     try { localStorage.setItem(NOTATION_KEY, n); } catch (err) { /* kept for this page only */ }
     if (Q.param('notation')) {  // the address no longer says otherwise
       const url = new URL(location.href);
