@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from datetime import date
 from collections.abc import Callable
+from datetime import date
 from typing import Annotated, Any, Literal
 
 import anyio
