@@ -162,11 +162,11 @@ async function main() {
     const s = step(), here = s.wrong ? P.steps[P.steps.length - 2] : s, q = P.current;
     if (s.wrong) P.steps.pop();
     P.marks = {hint: here.solutions};
-    const counted = !remembered(SOLVED)[q.position];  // a puzzle solved before stays solved
-    if (counted) remember(SHOWN, q.date || q.position, today());
+    const unsolved = !remembered(SOLVED)[q.position];  // a puzzle solved before stays solved
+    if (unsolved) remember(SHOWN, q.date || q.position, today());
     const n = here.solutions.length;
     verdict(() => `Winning move${n > 1 ? 's' : ''}: ${Q.cells(here.solutions)} (marked green)` +
-      (counted ? `. Shown, so solving it does not count${q.date ? ', and the daily streak ends' : ''}.` : '.'), '');
+      (unsolved ? `. Shown, so solving it does not count${q.date ? ', and the daily streak ends' : ''}.` : '.'), '');
     record();
     draw();
   });
