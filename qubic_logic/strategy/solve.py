@@ -32,7 +32,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..core import NATIVE, core_module, native_extension
+from ..core import NATIVE, core_module
+from ..native import native_extension
 from ..errors import DataFormatError, EngineUnavailableError, IllegalMoveError
 from ..geometry import cells_of
 from ..notation import format_patashnik
