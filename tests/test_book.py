@@ -25,7 +25,7 @@ from qubic_logic.match import make_player
 from qubic_logic.notation import format_patashnik, parse_patashnik, parse_position
 from qubic_logic.position import Game, Position
 from qubic_logic.strategy import StrategyDictionary
-from qubic_logic.strategy.split import reply_classes
+from qubic_logic.proof.split import reply_classes
 from qubic_logic.strategy.verify import verify
 from qubic_logic.symmetry import TRANSFORMS, map_mask
 

@@ -40,8 +40,8 @@ from ..notation import format_patashnik
 from ..position import Position, other
 from ..referee import replay_forced_win
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
-from .dictionary import Entry, StrategyDictionary
-from .verify import VERIFY_NATIVE
+from ..strategy.dictionary import Entry, StrategyDictionary
+from ..strategy.verify import VERIFY_NATIVE
 
 
 DFPN_NATIVE = native_extension("_dfpn") if NATIVE is not None else None
