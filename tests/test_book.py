@@ -21,7 +21,7 @@ from qubic_logic.book.store import SCHEMA_VERSION, BookEntry
 from qubic_logic.book.verify import verify_book
 from qubic_logic.errors import DataFormatError, QubicError
 from qubic_logic.executor import make_executor
-from qubic_logic.match import make_player
+from qubic_logic.players import make_player
 from qubic_logic.notation import format_patashnik, parse_patashnik, parse_position
 from qubic_logic.position import Game, Position
 from qubic_logic.strategy import StrategyDictionary

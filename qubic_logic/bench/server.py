@@ -24,7 +24,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from ..match import make_player
+from ..players import make_player
 from ..notation import format_mcdaniel
 from ..server.launch import job_processes, running_server, server_process
 from .players import positions

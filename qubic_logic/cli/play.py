@@ -28,9 +28,8 @@ from rich.markup import escape
 from ..analysis import defences, plane_of, win_of
 from ..core import shortest_forced_win
 from ..errors import NotationError, QubicError, QueryTimeout
-from ..match import make_player
 from ..notation import CellNames, format_mcdaniel, input_notation, parse_cell, shown
-from ..players import player_names
+from ..players import make_player, player_names
 from ..position import Game, Position, other
 from ..saving import write_atomically
 from ..wording import counted

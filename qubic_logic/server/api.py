@@ -29,9 +29,8 @@ from ..errors import QubicError
 from ..forcegraph import MERGES, fold_forced, force_graph
 from ..forcetree import EDGE_KINDS, edge_moves, force_tree
 from ..geometry import cells_of
-from ..match import make_player
 from ..notation import CELL_FORMS, CellNames, input_notation, format_cell, format_mcdaniel, parse_game, parse_position, root_of
-from ..players import REGISTRY, player_names
+from ..players import REGISTRY, make_player, player_names
 from ..players.origins import ORIGINS
 from ..position import Game
 from ..lessons import answer as lesson_answer, lesson, lesson_names
