@@ -40,7 +40,7 @@ def explorer_data(graph: ForceTree) -> dict:
                       "ot": list(d["o_threats"]), "win": list(q.winning_line or ()),
                       "tree_nodes": d.get("tree_nodes", 1), "merged": several_lines_meet(graph, n)})
     edges = [{"source": a, "target": b, "move": e["move"], "reply": e.get("reply"), "kind": e["kind"],
-              "best": on_shortest_win(graph, a, b)} for a, b, e in graph.edges(data=True)]
+              "step": list(edge_moves(e)), "best": on_shortest_win(graph, a, b)} for a, b, e in graph.edges(data=True)]
     return {"summaries": {f: graph.summary(CellNames(f)) for f in CELL_FORMS},
             "attacker": graph.attacker, "length": graph.length,
             "winning_first_moves": graph.winning_first_moves(), "truncated": graph.graph["truncated"],

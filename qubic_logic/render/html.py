@@ -34,8 +34,8 @@ _START = """
 'use strict';
 const data = JSON.parse(document.getElementById('data').textContent);
 Q.info = {cells: {[data.notation]: data.cells}};
+Q.chosen = data.notation;  // the cells as the command wrote them
 FG.mount(document.getElementById('explorer'));
-FG.notation = () => data.notation;
 Q.presentMode(() => FG.redraw());
 FG.show(data);
 """

@@ -1,14 +1,13 @@
 // The force-graph explorer of the Analyse page and of the offline page `qubic tree -o tree.html`: one script,
 // so that both draw the same. It lays out the positions on show (each step one rank lower, a parent centred over
 // its children), draws each as a box with its step, its value and a mini board, zooms and pans, opens and closes
-// nodes, and steps through the selected node's line on a board. A page mounts it in an element, hands it a graph
-// (the JSON of POST /api/tree, or the offline page's copy of it) and says which cell notation to write.
+// nodes, and steps through the selected node's line on a board. A page mounts it in an element and hands it a
+// graph (the JSON of POST /api/tree, or the offline page's copy of it); cells are written in Q.notation().
 'use strict';
 
 const FG = (() => {
   const G = {data: null, nodes: new Map(), children: new Map(), edge: new Map(), expanded: new Set(),
-             partial: new Map(), laid: null, heights: new Map(), selected: null, line: [], at: 0, timer: null, pv: [],
-             notation: () => 'index'};
+             partial: new Map(), laid: null, heights: new Map(), selected: null, line: [], at: 0, timer: null, pv: []};
   const $ = id => document.getElementById(id);
   // Box metrics in drawing units (CSS pixels at zoom 1): text, mini-board cells, the step board's cells.
   const SIZES = {normal: {w: 118, line: 13, cell: 5, gap: 5, board: 22},
@@ -41,7 +40,13 @@ const FG = (() => {
     $('fit').addEventListener('click', fitView);
     $('zoomin').addEventListener('click', () => zoomBy(1 / 1.25));
     $('zoomout').addEventListener('click', () => zoomBy(1.25));
-    $('opening').addEventListener('click', () => { openOnLine(); draw({fit: 'opening'}); });
+    $('opening').addEventListener('click', () => {  // the principal variation, the stepper back at its start
+      stopAutoplay();
+      openOnLine();
+      G.selected = null;
+      draw({fit: 'opening'});
+      select(0);
+    });
     $('expandall').addEventListener('click', () => {
       G.partial = new Map();
       for (const id of G.nodes.keys()) if (G.expanded.size < 400) G.expanded.add(id);
@@ -80,6 +85,7 @@ const FG = (() => {
   function show(data) {
     stopAutoplay();
     G.data = data;
+    G.laid = null;  // the old drawing is of another graph
     G.nodes = new Map(data.nodes.map(n => [n.id, n]));
     G.children = new Map(data.nodes.map(n => [n.id, []]));
     G.edge = new Map();
@@ -138,12 +144,20 @@ const FG = (() => {
   }
 
   const sideOf = s => s.toUpperCase();
-  const cellName = c => Q.cell(c, G.notation());
-  function stepText(n) {
-    if (!n.step.length) return `${sideOf(G.data.attacker)} to move`;
-    let side = n.mover;
-    return n.step.map(c => { const t = `${sideOf(side)} ${cellName(c)}`; side = side === 'x' ? 'o' : 'x'; return t; })
+  // The moves of a step ("X 16 · O 31"), the first by ``mover``; the root's empty step says who is to move.
+  function stepText(step, mover) {
+    if (!step.length) return `${sideOf(G.data.attacker)} to move`;
+    let side = mover;
+    return step.map(c => { const t = `${sideOf(side)} ${Q.cell(c)}`; side = side === 'x' ? 'o' : 'x'; return t; })
       .join(' \u00B7 ');
+  }
+  // The moves from node a to its child b: the edge's own (where lines meet, a node's box shows the step from
+  // its first parent, which need not be the one on the line).
+  const stepOf = (a, b) => G.edge.get(a + '>' + b).step;
+  // A box's step: the one from its parent on the selected line, else the one from its first parent.
+  function boxStep(id) {
+    const i = G.line.indexOf(id), n = G.nodes.get(id);
+    return i > 0 ? stepText(stepOf(G.line[i - 1], id), G.nodes.get(G.line[i - 1]).to_move) : stepText(n.step, n.mover);
   }
   function valueText(n) {
     if (n.role === 'end') return 'four in a row';
@@ -259,13 +273,13 @@ const FG = (() => {
       const g = Q.svg('g', {class: cls.filter(Boolean).join(' '), 'data-id': id, transform: `translate(${cx - w / 2},${cy - h / 2})`});
       g.append(Q.svg('rect', {width: w, height: h, class: 'box'}));
       const line = (text, y, cls, x = w / 2) => { const t = Q.svg('text', {x, y, class: cls}); t.textContent = text; g.append(t); };
-      line(stepText(n), B.line, 'step');
+      line(boxStep(id), B.line, 'step');
       line(valueText(n), 2 * B.line, 'value');
       g.append(miniBoard(n, (w - (16 * B.cell + 3 * B.gap)) / 2, 2 * B.line + 5));
       if (hidden.has(id)) line(`+${hidden.get(id)} position${hidden.get(id) > 1 ? 's' : ''}`, h - 4, 'more');
       if (more) line(G.expanded.has(id) && !G.partial.has(id) ? '\u2212' : '+', B.line, 'toggle', w - 8);
       const title = Q.svg('title');
-      title.textContent = `after ${stepText(n)}: ${n.caption.split(': ').slice(1).join(': ')}`;
+      title.textContent = `after ${boxStep(id)}: ${n.caption.split(': ').slice(1).join(': ')}`;
       g.append(title);
       g.addEventListener('pointerenter', ev => { if (ev.pointerType === 'mouse') select(id); });
       g.addEventListener('click', () => { if (G.selected !== id) select(id); else toggle(id); });
@@ -387,8 +401,10 @@ const FG = (() => {
     return path;
   }
 
-  // The line through a node: the moves that reach it, then the attacker's fastest win against the longest defence.
+  // The line through a node: the principal variation for a node on it; else the way to the node, then the
+  // attacker's fastest win against the longest defence.
   function lineThrough(id) {
+    if (G.pv.includes(id)) return [...G.pv];
     const line = pathTo(id);
     for (let n = G.nodes.get(id); n.status === 'win';) {
       const wins = G.children.get(n.id).map(e => G.nodes.get(e.target)).filter(c => c.status === 'win');
@@ -407,6 +423,7 @@ const FG = (() => {
     for (const g of document.querySelectorAll('#graph .gnode')) {
       g.classList.toggle('hover', Number(g.dataset.id) === id);
       g.classList.toggle('online', G.line.includes(Number(g.dataset.id)));
+      g.querySelector('text.step').textContent = boxStep(Number(g.dataset.id));
     }
     for (const p of document.querySelectorAll('#graph .gedge')) {
       const a = G.line.indexOf(Number(p.dataset.source));
@@ -416,15 +433,16 @@ const FG = (() => {
   }
 
   function showStep() {
-    const n = G.nodes.get(G.line[G.at]);
-    const parent = G.at ? G.line[G.at - 1] : null, e = parent === null ? null : G.edge.get(parent + '>' + n.id);
-    const A = sideOf(G.data.attacker), D = A === 'X' ? 'O' : 'X', cell = cellName;
-    const byAttacker = n.mover === G.data.attacker;  // a folded step after a double threat starts with the block
-    const marks = {stepmove: n.step.filter((c, i) => (i === 0) === byAttacker), forced: n.step.filter((c, i) => (i === 0) !== byAttacker),
+    const id = G.line[G.at], n = G.nodes.get(id);
+    const parent = G.at ? G.line[G.at - 1] : null, e = parent === null ? null : G.edge.get(parent + '>' + id);
+    const step = e ? e.step : [], mover = e ? G.nodes.get(parent).to_move : null;
+    const A = sideOf(G.data.attacker), D = A === 'X' ? 'O' : 'X', cell = c => Q.cell(c);
+    const byAttacker = mover === G.data.attacker;  // a folded step after a double threat starts with the block
+    const marks = {stepmove: step.filter((c, i) => (i === 0) === byAttacker), forced: step.filter((c, i) => (i === 0) !== byAttacker),
                    dbl: []};
     let note = G.at ? '' : `${A} to move. `;
     if (e) {
-      const [move, reply] = n.step;
+      const [move, reply] = step;
       if (e.kind === 'double') {
         marks.dbl = (A === 'X' ? n.xt : n.ot);
         note = `${A} ${cell(move)} makes a double threat (${marks.dbl.map(cell).join(', ')}): ${D} can block only one.`;
@@ -437,25 +455,31 @@ const FG = (() => {
         note = `${A} ${cell(move)} ${what}` + (reply === undefined ? '.' : ` at ${cell(reply)}; ${D} ${cell(reply)} is forced.`);
       }
     }
-    $('nodecap').textContent = `after ${stepText(n)}: ${valueText(n)}`;
+    $('nodecap').textContent = `after ${stepText(step, mover)}: ${valueText(n)}`;
     const b = {x: n.x, o: n.o, threats: {x: n.xt, o: n.ot}, winning_line: n.win, over: true};
     const big = presenting() ? {columns: 2, font: 16} : {};
-    $('nodeboard').replaceChildren(Q.board(b, {notation: G.notation(), marks, size: BOX().board, ...big}));
+    $('nodeboard').replaceChildren(Q.board(b, {marks, size: BOX().board, ...big}));
+    $('nodeboard').dataset.node = id;
     $('stepinfo').textContent = `step ${G.at} of ${G.line.length - 1}`;
     $('stepnote').textContent = note + (n.status === 'win' || n.role === 'end' ? '' : ` ${n.status === 'fail' ? 'No forced win' : 'Cut off'}: ${n.reason}.`);
     $('back').disabled = G.at === 0;
     $('forward').disabled = G.at >= G.line.length - 1;
-    $('nodepath').textContent = `moves from the root: ${G.line.slice(1, G.at + 1).flatMap(i => G.nodes.get(i).step).map(cell).join(' ') || '(none)'}` +
+    const moves = G.line.slice(1, G.at + 1).flatMap((k, i) => stepOf(G.line[i], k));
+    $('nodepath').textContent = `moves from the root: ${moves.map(cell).join(' ') || '(none)'}` +
       (n.tree_nodes > 1 ? `; ${n.tree_nodes} lines of play meet here` : '');
+    $('nodepath').dataset.moves = moves.join(' ');
+    $('nodepath').dataset.nodes = G.line.slice(0, G.at + 1).join(' ');
   }
 
   function stepBy(d) {
     const at = Math.max(0, Math.min(G.line.length - 1, G.at + d));
     if (at === G.at) return false;
     G.at = at;
-    const id = G.line[at];
-    if (!G.laid.nodes[id]) {  // open the way to it; the drawing marks the line and the selected node
-      for (const k of G.line.slice(0, at)) { G.expanded.add(k); G.partial.delete(k); }
+    const id = G.line[at], way = G.line.slice(0, at);
+    if (way.some((k, i) => !shownChildren(k).some(e => e.target === G.line[i + 1]))) {
+      // open the way to it (a node where lines meet may be drawn under another parent); the drawing marks
+      // the line and the selected node
+      for (const k of way) { G.expanded.add(k); G.partial.delete(k); }
       draw({keep: G.line[at - 1]});
     } else {
       for (const g of document.querySelectorAll('#graph .gnode')) g.classList.toggle('hover', Number(g.dataset.id) === id);
@@ -472,7 +496,14 @@ const FG = (() => {
     G.timer = setInterval(() => { if (!stepBy(1)) stopAutoplay(); }, 1200);
   }
 
-  // The cells are written anew (another notation) or the boxes and boards resized (present mode).
+  // Cells written anew in another notation: the drawing stays as it is.
+  function renotate() {
+    if (!G.data || !G.laid) return;
+    paint(shownNodes(), currentHidden());
+    if (G.selected !== null) showStep();
+  }
+
+  // The boxes and boards resized (present mode): laid out again, the selected line in view.
   function redraw() {
     if (!G.data) return;
     const line = G.line.filter(id => G.laid?.nodes[id]);
@@ -481,6 +512,5 @@ const FG = (() => {
     select(G.selected ?? 0);
   }
 
-  return {mount, show, redraw, layout, state: G,
-          set notation(fn) { G.notation = fn; }};
+  return {mount, show, redraw, renotate, layout, state: G};
 })();
