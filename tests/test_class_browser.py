@@ -90,7 +90,7 @@ def test_hint_warns_o_of_the_plane_17_trap(page):
     expect = playwright.expect
     expect(page.locator("#analysis-note")).to_contain_text("O must stop X's forced win in 6")
     page.click("#hint")
-    expect(page.locator("#message")).to_contain_text("X threatens a forced win in 6 in plane 17")
+    expect(page.locator("#message")).to_contain_text("X threatens a forced win in 6 moves in plane 17")
     stop = defences(parse_position("1-2,22-52,27"))[0]
     expect(page.locator(f'#board g.cell.hint[data-cell="{stop}"]')).to_have_count(1)
 

@@ -56,7 +56,7 @@ def run_build(args: argparse.Namespace) -> int:
 
         def show(r: BuildReport) -> None:
             nonlocal logged
-            counts = f"settled {r.settled:,} · open {r.open:,} · remaining {r.remaining:,} searches"
+            counts = f"settled {r.settled:,} · open {r.open:,} · remaining {counted(r.remaining, 'search', 'searches')}"
             limit = "no limit" if r.round_budget is None else f"{r.round_budget:g} s"
             stage = f"round {r.round} of {r.rounds} ({limit})"
             bar.update(task, total=r.units or None, completed=r.searched, counts=counts, description=stage)

@@ -29,7 +29,7 @@ from ..errors import QubicError
 from ..forcegraph import MERGES, fold_forced, force_graph
 from ..forcetree import EDGE_KINDS, force_tree
 from ..geometry import cells_of
-from ..hints import hint
+from ..hints import hint, verdict
 from ..notation import (CELL_FORMS, CellNames, format_cell, format_mcdaniel, named_cells, parse_game, parse_position,
                         read_move, root_of)
 from ..players import REGISTRY, make_player, player_names
@@ -330,7 +330,8 @@ async def hint_route(req: GameRequest, request: Request) -> dict:
 @router.post("/analysis", summary="both sides' threats, forcing moves, forced wins, checks, and the defences")
 async def analysis_route(req: GameRequest, request: Request) -> dict:
     g = game_of(req)
-    return await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+    found = await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+    return {**found, "verdicts": {f: verdict(found, CellNames(f)) for f in CELL_FORMS}}
 
 
 @router.post("/review", summary="every move of a game with the engines' verdict (missed or allowed wins, ...)")

@@ -265,7 +265,8 @@ const Q = {
     };
     button.addEventListener('click', () => set(!on()));
     document.addEventListener('keydown', ev => { if (ev.key === 'Escape' && on()) set(false); });
-    document.body.append(button);
+    const cells = document.querySelector('nav label.cells');
+    if (cells) cells.before(button); else document.body.append(button);  // the menu's, or a page's own
     if (Q.param('present') === '1') document.body.classList.add('present');
     button.textContent = on() ? 'Leave present mode' : 'Present';
   },
