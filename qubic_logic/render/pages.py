@@ -113,7 +113,7 @@ class _Planner:
         self.boxes, self.note_height = self._measure()
         self.legend = _size(_layout(tree_dot(tree, form=form, shown=set(), heading=_heading(99, 99))))
         self.heading = _size(_layout(tree_dot(tree, form=form, shown=set(), with_legend=False,
-                                              heading=_heading(99, 99, tree, form))))
+                                              heading=_heading(99, 99, tree))))
 
     def _measure(self) -> tuple[dict[int, tuple[float, float]], float]:
         """Each shown node's box (points), and the height a line of notes adds to a box."""
@@ -205,6 +205,7 @@ class _Planner:
 
     def plan(self) -> list[Page]:
         pages: list[Page] = []
+        placed: set[int] = set()  # nodes drawn on a page already (a node lives on the first)
         work: deque[Root] = deque([Root(self.tree.root)])
         while work:
             roots = [work.popleft()]
@@ -217,8 +218,9 @@ class _Planner:
                 rest = tuple(c for c in self.children(asked) if c not in roots[0].only)
                 work.appendleft(Root(asked.node, rest, repeat=True))
             pages.append(Page(roots, nodes, self.stubs(nodes, roots)))
+            placed |= nodes
             work.extend(Root(n, repeat=True) for n in _breadth_first(self, roots, nodes)
-                        if self.kids[n] and not any(k in nodes for k in self.kids[n]))
+                        if self.kids[n] and not any(k in placed for k in self.kids[n]))
         return pages
 
 
@@ -276,9 +278,13 @@ def best_fit(paper: str, drawing: tuple[float, float]) -> tuple[float, tuple[int
     return max(options, key=lambda o: o[0])  # upright on a tie
 
 
-def _heading(page: int, pages: int, tree: ForceTree | None = None, form: str = "index") -> str:
+def _heading(page: int, pages: int, tree: ForceTree | None = None) -> str:
+    """A page's line at the top: its number, and on pages after the first what the drawing is of."""
     where = f"page {page} of {pages}"
-    return where if tree is None else f"{tree.summary(CellNames(form))} · {where}"
+    if tree is None:
+        return where
+    wins = f", wins in {tree.length}" if tree.length else ""
+    return f"{tree.attacker.upper()} to move{wins} · {where}"
 
 
 def _plain_boxes(boxes: dict[int, tuple[float, float]], edges: list[tuple[int, int]]) -> str:
@@ -343,7 +349,7 @@ def pdf_document(tree: ForceTree, shown: set[int], expanded: set[int], paper: st
     links: list[tuple[int, tuple[float, float, float, float], int]] = []
     total = len(book.pages)
     for i, page in enumerate(book.pages):
-        heading = _heading(i + 1, total, None if i == 0 else tree, form) if total > 1 else None
+        heading = _heading(i + 1, total, None if i == 0 else tree) if total > 1 else None
         text = tree_dot(tree, True, form, page.nodes | page.stubs, expanded, with_legend=i == 0,
                         notes={n: "\n".join(lines) for n, lines in page.notes.items()}, heading=heading,
                         drawn=shown, edges=_page_edges(tree, page, expanded))

@@ -115,7 +115,7 @@ function draw() {
 }
 
 // The present mode's cell size: the board two levels by two, as tall as the screen allows (64 px or more).
-function presentCell() { return Math.max(64, Math.min(96, Math.floor((innerHeight - 190) / 8.4))); }
+function presentCell() { return Math.max(64, Math.min(96, Math.floor((innerHeight - 250) / 8.4))); }
 
 // The analysis panel: the few things that matter. One sentence (the server's: it agrees with the hint), each
 // side's threats and shortest forced win, and the mover's checks, five at most and then how many more.
