@@ -11,7 +11,8 @@ step ("X 16 · O 17") unless ``--unfold``.
 Pictures (svg, png, pdf, dot) of large graphs open on the principal variation
 and its branch points, the other branches collapsed ("+37 positions");
 ``--max-depth N`` shows every step up to N, ``--all`` every node. PNG and SVG
-stay within ``--width`` pixels (2,400), a PDF fits one ``--paper`` page.
+stay within ``--width`` pixels (2,400); a PDF is whole ``--paper`` pages (A4 or
+Letter, landscape for a wide part), split by subtree, text never under 8 points.
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--all", action="store_true", help="pictures: draw every node, however large")
     parser.add_argument("--width", type=picture_width, default=2400, metavar="PX",
                         help="pictures: longest side in pixels, 200..10000 (default 2400)")
-    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="PDF page size (default a4)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4",
+                        help="PDF pages: a4 or letter, upright or landscape, split by subtree (default a4)")
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help=f"{' | '.join(FORMATS)} (default: from -o's suffix, else text)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None, help="write the tree to FILE")

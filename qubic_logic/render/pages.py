@@ -265,8 +265,9 @@ def best_fit(paper: str, drawing: tuple[float, float]) -> tuple[float, tuple[int
     """The scale (at most 1) a drawing of ``drawing`` points prints at, and the page it goes on: the
     paper upright or, when that prints it larger, turned (landscape).
 
-    >>> best_fit('a4', (900.0, 400.0))
-    (0.8711111111111111, (842, 595))
+    >>> scale, page = best_fit('a4', (900.0, 400.0))
+    >>> round(scale, 3), page
+    (0.872, (842, 595))
     >>> best_fit('letter', (300.0, 500.0))
     (1.0, (612, 792))
     """

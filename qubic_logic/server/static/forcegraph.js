@@ -51,7 +51,7 @@ const FG = (() => {
       G.partial = new Map();
       for (const id of G.nodes.keys()) if (G.expanded.size < 400) G.expanded.add(id);
       draw();
-      fitView();
+      showBox([0, 0, G.laid.width, G.laid.height]);  // all of it, however small: none cut off
     });
     $('collapse').addEventListener('click', () => { G.expanded = new Set([0]); G.partial = new Map(); draw({keep: 0}); });
     $('back').addEventListener('click', () => { stopAutoplay(); stepBy(-1); });
@@ -325,10 +325,11 @@ const FG = (() => {
     return [x0, y0, x1, y1];
   }
 
-  // Show a box of the drawing whole, at full size when it fits (text stays readable), else scaled to fit.
+  // Show a box of the drawing whole, at full size when it fits (text stays readable), else scaled to fit;
+  // in present mode always at full size, from its top (the text stays large; the rest is a drag away).
   function showBox([x0, y0, x1, y1], pad = 16) {
     const svg = $('graph'), W = svg.clientWidth, H = svg.clientHeight;
-    const scale = Math.max(1, (x1 - x0 + 2 * pad) / W, (y1 - y0 + 2 * pad) / H);
+    const scale = presenting() ? 1 : Math.max(1, (x1 - x0 + 2 * pad) / W, (y1 - y0 + 2 * pad) / H);
     const w = W * scale, h = H * scale;
     setViewBox((x0 + x1) / 2 - w / 2, Math.min(y0 - pad, (y0 + y1) / 2 - h / 2), w, h);
   }
@@ -486,7 +487,17 @@ const FG = (() => {
     }
     G.selected = id;
     showStep();
+    inView(id);
     return true;
+  }
+
+  // Pan (never zoom) so that a node is in view.
+  function inView(id, pad = 16) {
+    if (!G.laid.nodes[id]) return;
+    const [x, y] = G.laid.nodes[id], h = G.heights.get(id) / 2, w = BOX().w / 2, [vx, vy, vw, vh] = viewBox();
+    const nx = x - w < vx ? x - w - pad : x + w > vx + vw ? x + w + pad - vw : vx;
+    const ny = y - h < vy ? y - h - pad : y + h > vy + vh ? y + h + pad - vh : vy;
+    if (nx !== vx || ny !== vy) setViewBox(nx, ny, vw, vh);
   }
   function stopAutoplay() { clearInterval(G.timer); G.timer = null; if ($('autoplay')) $('autoplay').textContent = 'autoplay'; }
   function autoplay() {
@@ -503,13 +514,17 @@ const FG = (() => {
     if (G.selected !== null) showStep();
   }
 
-  // The boxes and boards resized (present mode): laid out again, the selected line in view.
+  // The boxes and boards resized (present mode on or off): the view opened again on the principal
+  // variation (on a narrow graph, the line alone), at full size; the node selected stays selected.
   function redraw() {
     if (!G.data) return;
-    const line = G.line.filter(id => G.laid?.nodes[id]);
-    draw();
-    showBox(boundsOf(line.length > 1 ? line : G.pv.filter(id => G.laid.nodes[id])));
-    select(G.selected ?? 0);
+    const was = G.selected, at = G.at;
+    openOnLine();
+    draw({fit: 'opening'});
+    const id = G.laid.nodes[was] ? was : 0;
+    select(id);
+    if (id === was && at !== G.at && G.line[at] !== undefined && G.laid.nodes[G.line[at]]) { G.at = at; showStep(); }
+    inView(G.line[G.at]);
   }
 
   return {mount, show, redraw, renotate, layout, state: G};
