@@ -86,7 +86,7 @@ def test_a_whole_game_against_hp67_by_clicking_reaches_the_sample_ending(page, t
 
 def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page, tmp_path):
     expect = playwright.expect
-    page.goto("/play")
+    page.goto("/play?o=mcdaniel")
     expect(page.locator("#status")).to_have_text("X (human) to move")
     click_cell(page, 0)
     expect(page.locator("#log li")).to_have_count(2)
