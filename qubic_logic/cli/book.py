@@ -212,6 +212,8 @@ def run_export(args: argparse.Namespace) -> int:
     report = export_archive(args.book, args.folder)
     print(f"{report.folder}: {report.entries:,} positions, {report.proofs:,} proof files ({report.bytes:,} bytes); "
           f"import them into a book with: qubic book import BOOK {report.folder}")
+    if report.kept:
+        print(f"note: files that appeared in the archive replaced during the export were kept in {report.kept}")
     return 0
 
 
@@ -219,11 +221,16 @@ def run_import(args: argparse.Namespace) -> int:
     check_output(args.book)
     err = terminal_console(stderr=True)
     with executor_from(args) as executor, err.status("verifying…") as status:
-        report = import_archive(args.book, args.folder, executor=executor,
-                                progress=lambda done, total: status.update(f"verifying… {done} of {total} proofs"))
+        def show(stage: str, done: int, total: int) -> None:
+            status.update(f"{stage}… {done:,} of {total:,} {'proofs' if stage == 'verifying' else 'entries'}")
+
+        report = import_archive(args.book, args.folder, executor=executor, progress=show,
+                                time_limit=args.time_limit)
     for line in report.lines():
         print(line)
-    return 1 if report.refused else 0
+    if report.stopped == "interrupted":
+        return 130  # as every command after Ctrl-C
+    return 1 if report.refused or report.unchecked else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -279,11 +286,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     e = books.add_parser("export", help="write a book's proofs to a folder: one proof file per settled position")
     e.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
-    e.add_argument("folder", metavar="DIR", help="the archive folder (created, or replaced as a whole)")
+    e.add_argument("folder", metavar="DIR", help="the archive folder: new, empty, or an archive to replace as a "
+                                                  "whole (a folder holding anything else is refused)")
     e.set_defaults(func=run_export)
 
     i = books.add_parser("import", help="verify an archive's proofs and add them to a book (values propagate)")
     i.add_argument("book", metavar="BOOK", help="the SQLite file (created if absent)")
     i.add_argument("folder", metavar="DIR", help="a folder written by qubic book export")
+    i.add_argument("--time-limit", type=seconds, default=None, metavar="S",
+                   help="seconds for the verification: the proofs verified by then are imported, the rest left "
+                        "for the same command to go on with")
     executor_args(i)
     i.set_defaults(func=run_import)
