@@ -84,11 +84,11 @@ def run(console: Console, quick: bool = False) -> None:
     bomb = bombed(work / "proofs", work / "bomb", megabytes)
     table = Table(title=f"qubic book import --jobs 2: the 59-proof archive below {ROOT}, intact and with a "
                         f"{megabytes} MB gzip bomb in place of one proof")
-    for column in ("archive", "exit", "peak MB", "seconds", "last line"):
-        table.add_column(column, justify="right" if column != "last line" else "left")
+    for column in ("archive", "exit", "peak MB", "seconds", "first line"):
+        table.add_column(column, justify="right" if column != "first line" else "left")
     for name, source in (("intact", work / "proofs"), ("bomb", bomb)):
         done = peak_memory("book", "import", str(work / f"{name}.sqlite"), str(source), "--jobs", "2")
-        first = done.out.strip().splitlines()[0] if done.out.strip() else done.err.strip()
-        table.add_row(name, str(done.code), f"{done.peak_rss / 2**20:,.0f}", f"{done.seconds:.1f}", first[:90])
+        first = (done.out.strip() or done.err.strip()).splitlines()[0].replace(f"{work}/", "")
+        table.add_row(name, str(done.code), f"{done.peak_rss / 2**20:,.0f}", f"{done.seconds:.1f}", first)
     console.print(table)
     shutil.rmtree(work)
