@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import stat
 import tempfile
 from pathlib import Path
 
 from ..errors import QubicError
 from ..saving import _path, _umask, check_name, kind_of
+from ..supervisor import sigint_held
 from .archive_index import INDEX, load_index
 from .store import position_name
 
@@ -104,30 +106,34 @@ def export_target(folder: str | os.PathLike, book: str | os.PathLike) -> tuple[P
 
 def replace_folder(work: Path, real: Path, old: list[str] | None) -> Path | None:
     """Rename the finished archive ``work`` to ``real``, where the archive files ``old`` were (None: nothing);
-    deletes only those. Returns the folder where files that appeared in the old archive meanwhile were kept."""
+    deletes only those. Returns the folder where files that appeared in the old archive meanwhile were kept.
+
+    Ctrl-C waits until the swap and the deletion are done (a fraction of a second), so a stop never leaves
+    the old archive aside without the new one in its place."""
     os.chmod(work, 0o777 & ~_umask())  # (mkdtemp makes it private) as a folder made by mkdir would be
     try:
-        if not old:  # a new name, or an empty folder (which a rename replaces)
-            os.rename(work, real)
-            return None
-        aside = Path(tempfile.mkdtemp(prefix=f".{real.name}.old.", dir=real.parent))
-        os.rename(real, aside / "archive")
-        try:
-            os.rename(work, real)
-        except OSError:
-            os.rename(aside / "archive", real)
+        with sigint_held(signal.SIGTERM):
+            if not old:  # a new name, or an empty folder (which a rename replaces)
+                os.rename(work, real)
+                return None
+            aside = Path(tempfile.mkdtemp(prefix=f".{real.name}.old.", dir=real.parent))
+            os.rename(real, aside / "archive")
+            try:
+                os.rename(work, real)
+            except OSError:
+                os.rename(aside / "archive", real)
+                aside.rmdir()
+                raise
+            for name in old:
+                (aside / "archive" / name).unlink(missing_ok=True)
+            try:
+                (aside / "archive").rmdir()
+            except OSError:  # something was put there during the export: it is not ours to delete
+                return aside / "archive"
             aside.rmdir()
-            raise
+            return None
     except OSError as exc:
         raise QubicError(f"cannot write {_path(real)}: {exc.strerror or exc}") from None
-    for name in old:
-        (aside / "archive" / name).unlink(missing_ok=True)
-    try:
-        (aside / "archive").rmdir()
-    except OSError:  # something was put there during the export: it is not ours to delete
-        return aside / "archive"
-    aside.rmdir()
-    return None
 
 
 def new_work_folder(real: Path) -> Path:

@@ -166,7 +166,7 @@ def _wording(error: dict) -> str:
         joint = "." if error["loc"] and isinstance(error["loc"][-1], int) else ": "
         return f"{_where(error['loc'])}{joint}{message.removeprefix('Value error, ')}"
     if kind == "string_pattern_mismatch":
-        message = MEANINGS[error["loc"][-1]]
+        message = MEANINGS.get(error["loc"][-1], message)
     return f"{_where(error['loc'])}: {_got(error['input'])}, {message.replace('Input should be ', 'expected ')}"
 
 
