@@ -577,9 +577,9 @@ CORPUS = [
 
 @pytest.mark.slow
 def test_the_hostile_archive_corpus_never_ends_in_an_internal_error_nor_changes_a_book_it_refuses(
-        archive, tmp_path, capsys):
-    base = tmp_path / "base.sqlite"
-    import_archive(base, archive / "proofs", jobs=2)
+        archive, forced, tmp_path, capsys):
+    base = tmp_path / "base.sqlite"  # a book with entries of its own, none of the archive's: every proof is read
+    import_archive(base, forced / "proofs", jobs=2)
     for case in CORPUS:
         work = tmp_path / case.name.replace(" ", "_").replace("/", "_")
         folder, scratch = work / "archive", work / "scratch"
