@@ -8,6 +8,7 @@ inside a word of the piped output, that word was cut in two.
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import os
 import pty
@@ -64,7 +65,7 @@ def subcommands() -> list[list[str]]:
 
     def walk(parser, prefix):
         for action in parser._actions:
-            if action.__class__.__name__ == "_SubParsersAction":
+            if isinstance(action, argparse._SubParsersAction):
                 for name, sub in action.choices.items():
                     out.append(prefix + [name])
                     walk(sub, prefix + [name])
@@ -106,7 +107,7 @@ def test_every_option_and_positional_has_help():
 
     def walk(parser, prefix):
         for action in parser._actions:
-            if action.__class__.__name__ == "_SubParsersAction":
+            if isinstance(action, argparse._SubParsersAction):
                 for name, sub in action.choices.items():
                     walk(sub, f"{prefix} {name}")
             elif not action.help:

@@ -227,7 +227,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("book", help="the opening book: proven values and strategies up to N stones")
+    parser = sub.add_parser("book")
     books = parser.add_subparsers(dest="book_command", metavar="COMMAND", required=True)
 
     b = books.add_parser("build", help="build or continue a book (each searched position is a work unit)")

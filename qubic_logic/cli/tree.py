@@ -95,7 +95,7 @@ def picture_width(text: str) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("tree", help="the force tree of the side to move: every forcing line, drawn")
+    parser = sub.add_parser("tree")
     position_arg(parser)
     parser.add_argument("--engine", default="auto", choices=ENGINE_NAMES,
                         help="which engine answers the threats (default auto: native when built)")
