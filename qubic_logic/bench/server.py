@@ -9,7 +9,7 @@ position. *Load*: 50 concurrent clients for 60 s (10 s with ``--quick``)
 send a mix of requests (reply by ``greedy``/``hp67``, show, threats, native
 forced win) and the run stops by itself; it reports requests, errors and
 latency percentiles. *Verify*: the Verify page's own example (read from the
-page) sent as the browser sends it (``POST /api/verify``), the round trip
+page's script) sent as the browser sends it (``POST /api/verify``), the round trip
 until the response ends, the verification's own time beside it: the first
 after the server answered, and the median of the next ones. *Leaving*: a
 client starts a verification of Patashnik's dictionary and leaves once its
@@ -20,7 +20,6 @@ workers run; the seconds until none of the verification's processes is left
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import random
 import re
@@ -43,13 +42,15 @@ VERIFY_RUNS = 15
 
 
 def verify_example() -> str:
-    """The example dictionary the Verify page offers, as the page has it.
+    """The example dictionary the Verify page writes (one entry: X's move at the root of its ``TRAP``,
+    read from the page's script), as the page sends it.
 
-    >>> verify_example().splitlines()[-1].split()[0]
-    'xo1o17x4x24o'
+    >>> verify_example().splitlines()[-1]
+    'xo1o17x4x24o 16'
     """
-    page = (files("qubic_logic") / "server" / "static" / "verify.html").read_text(encoding="utf-8")
-    return html.unescape(re.search(r'<textarea id="text"[^>]*>(.*?)</textarea>', page, re.S).group(1))
+    script = (files("qubic_logic") / "server" / "static" / "verify.js").read_text(encoding="utf-8")
+    root, move = re.search(r"const TRAP = \{.*root: '(\w+)', move: (\d+)\}", script).groups()
+    return f"the Verify page's example\nroot: {root}\n-----\n{root} {move}\n"
 
 
 def verify_round_trips(url: str, runs: int) -> dict[str, float]:
