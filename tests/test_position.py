@@ -82,5 +82,6 @@ def test_the_four_in_a_row_tables_agree_with_the_lines():
     for mask in masks:
         by_lines = any(mask & lm == lm for lm in LINE_MASKS)
         c = [mask >> 16 * z & 0xFFFF for z in range(4)]
-        by_tables = any(in_level[x] for x in c) or bool(levels[0][c[0]] & levels[1][c[1]] & levels[2][c[2]] & levels[3][c[3]])
+        across = levels[0][c[0]] & levels[1][c[1]] & levels[2][c[2]] & levels[3][c[3]]
+        by_tables = any(in_level[x] for x in c) or bool(across)
         assert by_tables == by_lines == position._has_four(mask), hex(mask)

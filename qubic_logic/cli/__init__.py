@@ -83,8 +83,9 @@ class _Commands(argparse._SubParsersAction):
     ``--help``) is its line in :data:`COMMANDS`."""
 
     def add_parser(self, name: str, **kwargs):  # type: ignore[override]
-        kwargs.setdefault("help", COMMANDS[name])
-        kwargs.setdefault("description", COMMANDS[name][0].upper() + COMMANDS[name][1:] + ".")
+        about = COMMANDS[name]
+        kwargs.setdefault("help", about)
+        kwargs.setdefault("description", about[0].upper() + about[1:] + ("" if about.endswith("?") else "."))
         return super().add_parser(name, **kwargs)
 
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
 
 from ..engines import ENGINE_NAMES
 from ..errors import QubicError
 from ..forcegraph import fold_forced, force_graph
-from ..forcetree import force_tree
+from ..forcetree import ForceTree, force_tree
 from ..render import FORMATS, Drawing, format_for_path, render_tree, write_tree
 from ..render.dot import PAPERS
 from ._common import (
@@ -32,6 +33,10 @@ from ._common import (
     position_arg, positive_int, seconds, supervised_engine,
 )
 from ._terminal import say, console as terminal_console
+
+if TYPE_CHECKING:
+    from ..core import ForcedWin
+    from ..notation import CellNames
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                               max_nodes=args.max_nodes, only_winning=args.only_winning, time_limit=time_limit,
                               progress=lambda n: status.update(f"growing the force tree… {n} nodes"))
             win = None
-            if tree.graph["truncated"] == "max_nodes" and tree.length is None:  # is there one it did not reach?
+            if tree.graph["truncated"] == "max_nodes" and tree.length is None:  # one the tree did not reach?
                 left = None if time_limit is None else time_limit - (time.perf_counter() - start)
                 if left is None or left > 0:
                     win = engine.shortest_forced_win(args.position, args.max_length, left)
@@ -83,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     return 130 if tree.graph["truncated"] == "interrupted" else 0
 
 
-def incomplete(tree, args: argparse.Namespace, time_limit: float | None, win, names) -> str:
+def incomplete(tree: ForceTree, args: argparse.Namespace, time_limit: float | None, win: ForcedWin | None,
+               names: CellNames) -> str:
     """Why the tree stopped growing, what it shows all the same, and what to change: only options the
     command does not have yet. ``win``: the engine's shortest forced win from the root, asked when the
     node cap came before the tree reached any (None: not asked).
@@ -92,13 +98,18 @@ def incomplete(tree, args: argparse.Namespace, time_limit: float | None, win, na
     >>> from qubic_logic.forcetree import force_tree
     >>> from qubic_logic.notation import CellNames, parse_position
     >>> t = force_tree(parse_position('1-2,22-52,27-4'), engine='python', max_nodes=5, only_winning=True)
-    >>> print(incomplete(t, Namespace(max_nodes=5, only_winning=True, max_length=None), None, None, CellNames()))
-    the node cap of 5 nodes was reached: the tree is incomplete (unexpanded nodes are marked cut); it shows a win in 6, not every winning line; raise --max-nodes, or bound the wins with --max-length
+    >>> given = Namespace(max_nodes=5, only_winning=True, max_length=None)
+    >>> for part in incomplete(t, given, None, None, CellNames()).split('; '):
+    ...     print(part)
+    the node cap of 5 nodes was reached: the tree is incomplete (unexpanded nodes are marked cut)
+    it shows a win in 6, not every winning line
+    raise --max-nodes, or bound the wins with --max-length
     """
     hit = tree.graph["truncated"]
     if hit == "interrupted":
         return "interrupted: the tree is incomplete (unexpanded nodes are marked cut)"
-    limit = f"the node cap of {args.max_nodes:,} nodes" if hit == "max_nodes" else f"the time limit of {time_limit:g} s"
+    limit = (f"the node cap of {args.max_nodes:,} nodes" if hit == "max_nodes"
+             else f"the time limit of {time_limit:g} s")
     lines = "winning line" if args.only_winning else "forcing line"
     if tree.length is not None:
         shows = f"it shows a win in {tree.length}, not every {lines}"
@@ -109,7 +120,8 @@ def incomplete(tree, args: argparse.Namespace, time_limit: float | None, win, na
         shows = "it shows no forced win" + (", and there is none" if win is not None else "")
     changes = [f"raise {'--max-nodes' if hit == 'max_nodes' else '--time-limit'}"]
     if not args.only_winning:
-        changes.insert(0 if win is not None and win.found else 1, "add --only-winning to follow only the moves that win")
+        first = win is not None and win.found  # the way to draw the win the engine found
+        changes.insert(0 if first else 1, "add --only-winning to follow only the moves that win")
     if args.max_length is None:
         changes.append("bound the wins with --max-length")
     return f"{limit} was reached: the tree is incomplete (unexpanded nodes are marked cut); {shows}; " \

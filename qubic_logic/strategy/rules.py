@@ -125,8 +125,9 @@ def strategy_rules(lines: Sequence[WildcardLine], language: str, dictionary: Str
     line is ``% FILE -- what it is``, as in every shipped rule file (``qubic list strategies`` shows it),
     when the ``file`` it goes to is known.
 
-    >>> strategy_rules([], "prolog", name="mine.dictionary", file="out/mine.pl").splitlines()[0]
-    '% mine.pl -- mine.dictionary as 0 patterns (wildcard lines up to symmetry) in Prolog, written by qubic strategy convert.'
+    >>> first = strategy_rules([], "prolog", name="mine.dictionary", file="out/mine.pl").splitlines()[0]
+    >>> first.split(" as ")[0], "in Prolog" in first
+    ('% mine.pl -- mine.dictionary', True)
     """
     rules = asp_rules(lines) if language == "asp" else prolog_rules(lines)
     root = dictionary.root if dictionary is not None else None
