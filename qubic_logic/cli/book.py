@@ -46,23 +46,24 @@ def run_build(args: argparse.Namespace) -> int:
     _check_stones(args.stones, args.root)
     check_output(args.book)  # a new book's folder must exist and be writable before any search
     err = terminal_console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
+    # one line within 80 columns (the bar takes what is left): round, bar, searches, settled, times
+    columns = (TextColumn("{task.description}"), BarColumn(bar_width=None), TextColumn("{task.fields[counts]}"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with executor_from(args) as executor, Progress(*columns, console=err, transient=False,
+    with executor_from(args) as executor, Progress(*columns, console=err, transient=False, expand=True,
                                                    disable=not err.is_terminal) as bar:
         task = bar.add_task("searching", total=None, counts="")
-
         logged: tuple[int, int] = (-1, 0)
 
         def show(r: BuildReport) -> None:
             nonlocal logged
-            counts = f"settled {r.settled:,} · open {r.open:,} · remaining {r.remaining:,} searches"
             limit = "no limit" if r.round_budget is None else f"{r.round_budget:g} s"
-            stage = f"round {r.round} of {r.rounds} ({limit})"
-            bar.update(task, total=r.units or None, completed=r.searched, counts=counts, description=stage)
-            if not err.is_terminal and (r.searched, r.round) != logged:  # a log file gets a line per search instead
-                logged = (r.searched, r.round)
-                err.print(f"{stage}: searched {r.searched:,} of {r.units:,}: {counts}", highlight=False,
+            bar.update(task, total=r.units or None, completed=r.searched, description=f"round {r.round}/{r.rounds} "
+                       f"({limit})", counts=f"{r.searched:,}/{r.units:,} · {r.settled:,} settled")
+            quarter = 4 * r.searched // r.units if r.units else 0
+            if not err.is_terminal and (r.round, quarter) != logged:  # piped: a line a quarter of each round
+                logged = (r.round, quarter)
+                err.print(f"round {r.round} of {r.rounds} ({limit} a position): searched {r.searched:,} of "
+                          f"{r.units:,}; {counted(r.settled, 'position')} settled, {r.open:,} open", highlight=False,
                           soft_wrap=True)
 
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
@@ -234,7 +235,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("book", help="the opening book: proven values and strategies up to N stones")
+    parser = sub.add_parser("book")
     books = parser.add_subparsers(dest="book_command", metavar="COMMAND", required=True)
 
     b = books.add_parser("build", help="build or continue a book (each searched position is a work unit)")
