@@ -212,6 +212,8 @@ def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: 
             stopped = "interrupted"
             handle.cancel()
         result = handle.get()
+    if len(costs) > shown:
+        report(f"model {len(costs):,}: {costs[-1]:,} strategic positions")
     lower = ctl.statistics["summary"].get("lower")
     bound = costs[-1] if result.exhausted and result.satisfiable else int(lower[0]) if lower else None
     return (best[0] if best else None), bound, stopped, len(costs)
@@ -263,6 +265,7 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
         chosen = {choices.positions[p]: move for p, move in pick.items()}
         found.strategy, found.size = chosen_strategy(chosen, attacker, dictionary), len(chosen)
     found.proven = found.lower is not None and found.lower >= found.size
+    report(f"clingo ({opt_strategy}, {seconds['clingo']:.1f} s): {found.summary()}")
     return found
 
 
