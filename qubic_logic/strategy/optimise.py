@@ -192,7 +192,7 @@ def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: 
         costs.append(model.cost[0])
 
     stopped = None
-    reported = time.monotonic()
+    began = reported = time.monotonic()
     shown = 0
     with ctl.solve(on_model=on_model, async_=True) as handle:
         try:
@@ -202,7 +202,8 @@ def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: 
                     shown = len(costs)
                     report(f"model {shown:,}: {costs[-1]:,} strategic positions")
                 if clock - reported > _EVERY:
-                    report(f"searching: best {costs[-1]:,}" if costs else "searching: no model yet")
+                    report(f"searching for {clock - began:.0f} s: "
+                           + (f"best {costs[-1]:,}" if costs else "no model yet"))
                     reported = clock
                 if deadline is not None and clock > deadline:
                     stopped = "time limit"
