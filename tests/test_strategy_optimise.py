@@ -11,9 +11,9 @@ from qubic_logic.engines.rulefiles import rule_path
 from qubic_logic.notation import parse_patashnik
 from qubic_logic.strategy import StrategyDictionary
 from qubic_logic.strategy.dictionary import patashnik_path
-from qubic_logic.strategy.minimise import ProofGraph, canonical_moves, smallest
-from qubic_logic.strategy.optimise import Choices, main as optimise_main, optimised, proof_graph_facts
-from qubic_logic.strategy.solve import solve
+from qubic_logic.proof.minimise import ProofGraph, canonical_moves, smallest
+from qubic_logic.proof.optimise import Choices, main as optimise_main, optimised, proof_graph_facts
+from qubic_logic.proof.solve import solve
 from qubic_logic.strategy.verify import verify
 
 SHIPPED = patashnik_path().with_name("qubic-logic-solved.dictionary")

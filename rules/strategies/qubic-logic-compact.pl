@@ -7,9 +7,9 @@
 % Winning strategy found by qubic-logic with no dictionary given: 2,132 strategic positions.
 % Proofs by proof-number search over threat sequences (qubic solve empty; qubic solve empty --split;
 % the opening book's proofs of the 12 replies to the corner; X's other moves on cells of seven lines at
-% every strategic position up to 4 marks, proven by python -m qubic_logic.strategy.alternatives),
+% every strategic position up to 4 marks, proven by python -m qubic_logic.proof.alternatives),
 % united, and one move chosen per position by a local search over their proof graph
-% (python -m qubic_logic.strategy.minimise). The steps: qubic_logic/data/README.md.
+% (python -m qubic_logic.proof.minimise). The steps: qubic_logic/data/README.md.
 % root:
 % Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.
 % Check: qubic verify dictionary FILE

@@ -2,40 +2,60 @@
 'use strict';
 
 const $ = id => document.getElementById(id);
-const notation = () => $('notation').value;
-const cells = list => list.map(c => Q.cell(c, notation())).join(' ') || 'none';
+const cells = list => Q.cells(list) || 'none';
+
+// What the server said of the position (cells 0..63): drawn again, never asked again, when the notation changes.
+const A = {asked: 0, board: null, threats: null, wins: new Map()};
+const ENGINES = ['asp', 'prolog', 'native'];
 
 async function analyse() {
-  const position = $('position').value;
+  const position = $('position').value, asked = ++A.asked;
   Q.showError($('message'), null);
   history.replaceState(null, '', '?position=' + encodeURIComponent(position));
+  A.board = A.threats = null;
+  A.wins = new Map();
   try {
-    const [b, t] = await Promise.all([Q.api('show', {position}), Q.api('threats', {position})]);
-    $('board').replaceChildren(Q.board(b, {notation: notation()}));
-    $('threats').replaceChildren(Q.el('tr', {}, Q.el('th', {}, ''), Q.el('th', {}, 'threat cells'),
-                                      Q.el('th', {}, 'forcing moves'), Q.el('th', {}, 'major cells')));
-    for (const s of ['x', 'o']) {
-      $('threats').append(Q.el('tr', {}, Q.el('th', {}, s.toUpperCase()), Q.el('td', {}, cells(t[s].threats)),
-                                Q.el('td', {}, cells(t[s].forcing_moves)), Q.el('td', {}, cells(t[s].major_cells))));
-    }
-  } catch (err) { Q.showError($('message'), err); return; }
-  const body = $('wins').querySelector('tbody');
-  body.replaceChildren();
-  await Promise.all(['asp', 'prolog', 'native'].map(async engine => {
-    const row = Q.el('tr', {'data-engine': engine}, Q.el('td', {}, engine), Q.el('td', {}, 'searching…'));
-    body.append(row);
+    [A.board, A.threats] = await Promise.all([Q.api('show', {position}), Q.api('threats', {position})]);
+  } catch (err) { if (asked === A.asked) Q.showError($('message'), err); return; }
+  if (asked !== A.asked) return;
+  drawPosition();
+  await Promise.all(ENGINES.map(async engine => {
     const start = performance.now();
     try {
       const w = await Q.api('win', {position, engine});
+      if (asked === A.asked) A.wins.set(engine, {...w, round: performance.now() - start});
+    } catch (err) { if (asked === A.asked) A.wins.set(engine, {error: err.message}); }
+    if (asked === A.asked) drawWins();
+  }));
+}
+
+function drawPosition() {
+  if (!A.board) return;
+  const t = A.threats;
+  $('board').replaceChildren(Q.board(A.board));
+  $('threats').replaceChildren(Q.el('tr', {}, Q.el('th', {}, ''), Q.el('th', {}, 'threat cells'),
+                                    Q.el('th', {}, 'forcing moves'), Q.el('th', {}, 'major cells')));
+  for (const s of ['x', 'o']) {
+    $('threats').append(Q.el('tr', {}, Q.el('th', {}, s.toUpperCase()), Q.el('td', {}, cells(t[s].threats)),
+                              Q.el('td', {}, cells(t[s].forcing_moves)), Q.el('td', {}, cells(t[s].major_cells))));
+  }
+  drawWins();
+}
+
+function drawWins() {
+  $('wins').querySelector('tbody').replaceChildren(...ENGINES.map(engine => {
+    const w = A.wins.get(engine), row = Q.el('tr', {'data-engine': engine}, Q.el('td', {}, engine));
+    if (!w) row.append(Q.el('td', {colspan: 4}, 'searching…'));
+    else if (w.error) row.append(Q.el('td', {class: 'error', colspan: 4}, w.error));
+    else {
       const answer = w.length ? `${w.attacker.toUpperCase()} wins in ${w.length}`
                               : `${w.attacker.toUpperCase()} has no forced win`;
-      row.replaceChildren(Q.el('td', {}, engine), Q.el('td', {class: 'answer'}, answer),
-        Q.el('td', {}, w.length ? Q.cell(w.sequence[0], notation()) : ''), Q.el('td', {}, cells(w.sequence)),
-        Q.el('td', {}, (w.seconds * 1000).toFixed(2) + ' ms'),
-        Q.el('td', {}, (performance.now() - start).toFixed(0) + ' ms'));
-    } catch (err) {
-      row.replaceChildren(Q.el('td', {}, engine), Q.el('td', {class: 'error', colspan: 5}, err.message));
+      row.append(Q.el('td', {class: 'answer'}, answer), Q.el('td', {}, w.length ? Q.cell(w.sequence[0]) : ''),
+                 Q.el('td', {}, cells(w.sequence)),
+                 Q.el('td', {class: 'time'}, (w.seconds * 1000).toFixed(2) + ' ms',
+                      Q.el('span', {class: 'round'}, w.round.toFixed(0) + ' ms')));
     }
+    return row;
   }));
 }
 
@@ -57,6 +77,7 @@ async function grow() {
                                       only_winning: $('winning').checked, fold: $('fold').checked,
                                       max_nodes: Number($('maxnodes').value) || 2000});
     G.data = data;
+    G.laid = null;  // the old drawing is of another graph
     G.nodes = new Map(data.nodes.map(n => [n.id, n]));
     G.children = new Map(data.nodes.map(n => [n.id, []]));
     G.edge = new Map();
@@ -64,7 +85,7 @@ async function grow() {
     G.pv = data.principal_variation;
     openOnLine();
     const s = $('gsummary');
-    s.textContent = `${data.summaries[notation()] || data.summary} [${data.engine}, ${data.seconds.toFixed(2)} s]`;
+    summarise();
     s.dataset.treeNodes = data.tree_nodes;
     s.dataset.graphNodes = data.graph_nodes;
     s.dataset.foldedNodes = data.folded_nodes ?? '';
@@ -72,6 +93,11 @@ async function grow() {
     await draw({fit: 'opening'});
     select(0);
   } catch (err) { Q.showError($('gsummary'), err); }
+}
+
+function summarise() {
+  const d = G.data;
+  $('gsummary').textContent = `${d.summaries[Q.notation()]} [${d.engine}, ${d.seconds.toFixed(2)} s]`;
 }
 
 // The opening view: the principal variation with its branch points; on a narrow screen only the line itself,
@@ -110,11 +136,20 @@ function hiddenBelow(id, shown) {
 }
 
 const sideOf = s => s.toUpperCase();
-function stepText(n) {
-  if (!n.step.length) return `${sideOf(G.data.attacker)} to move`;
-  let side = n.mover;
-  return n.step.map(c => { const t = `${sideOf(side)} ${Q.cell(c, notation())}`; side = side === 'x' ? 'o' : 'x'; return t; })
+// The moves of a step ("X 16 · O 31"), the first by ``mover``; the root's empty step says who is to move.
+function stepText(step, mover) {
+  if (!step.length) return `${sideOf(G.data.attacker)} to move`;
+  let side = mover;
+  return step.map(c => { const t = `${sideOf(side)} ${Q.cell(c)}`; side = side === 'x' ? 'o' : 'x'; return t; })
     .join(' · ');
+}
+// The moves from node a to its child b: the edge's own (where lines meet, a node's box shows the step from
+// its first parent, which need not be the one on the line).
+const stepOf = (a, b) => G.edge.get(a + '>' + b).step;
+// A box's step: the one from its parent on the selected line, else the one from its first parent.
+function boxStep(id) {
+  const i = G.line.indexOf(id), n = G.nodes.get(id);
+  return i > 0 ? stepText(stepOf(G.line[i - 1], id), G.nodes.get(G.line[i - 1]).to_move) : stepText(n.step, n.mover);
 }
 function valueText(n) {
   if (n.role === 'end') return 'four in a row';
@@ -161,13 +196,13 @@ function paint(shown, hidden) {
     const g = Q.svg('g', {class: cls.filter(Boolean).join(' '), 'data-id': id, transform: `translate(${cx - w / 2},${cy - h / 2})`});
     g.append(Q.svg('rect', {width: w, height: h, class: 'box'}));
     const line = (text, y, cls, x = w / 2) => { const t = Q.svg('text', {x, y, class: cls}); t.textContent = text; g.append(t); };
-    line(stepText(n), BOX.line, 'step');
+    line(boxStep(id), BOX.line, 'step');
     line(valueText(n), 2 * BOX.line, 'value');
     g.append(miniBoard(n, (w - (16 * BOX.cell + 3 * BOX.gap)) / 2, 2 * BOX.line + 5));
     if (hidden.has(id)) line(`+${hidden.get(id)} position${hidden.get(id) > 1 ? 's' : ''}`, h - 4, 'more');
     if (more) line(G.expanded.has(id) && !G.partial.has(id) ? '−' : '+', BOX.line, 'toggle', w - 7);
     const title = Q.svg('title');
-    title.textContent = `after ${stepText(n)}: ${n.caption.split(': ').slice(1).join(': ')}`;
+    title.textContent = `after ${boxStep(id)}: ${n.caption.split(': ').slice(1).join(': ')}`;
     g.append(title);
     g.addEventListener('pointerenter', ev => { if (ev.pointerType === 'mouse') select(id); });
     g.addEventListener('click', () => { if (G.selected !== id) select(id); else toggle(id); });
@@ -277,8 +312,10 @@ function pathTo(id) {
   return path;
 }
 
-// The line through a node: the moves that reach it, then the attacker's fastest win against the longest defence.
+// The line through a node: the principal variation for a node on it; else the way to the node, then the
+// attacker's fastest win against the longest defence.
 function lineThrough(id) {
+  if (G.pv.includes(id)) return [...G.pv];
   const line = pathTo(id);
   for (let n = G.nodes.get(id); n.status === 'win';) {
     const wins = G.children.get(n.id).map(e => G.nodes.get(e.target)).filter(c => c.status === 'win');
@@ -297,6 +334,7 @@ function select(id) {
   for (const g of document.querySelectorAll('#graph .gnode')) {
     g.classList.toggle('hover', Number(g.dataset.id) === id);
     g.classList.toggle('online', G.line.includes(Number(g.dataset.id)));
+    g.querySelector('text.step').textContent = boxStep(Number(g.dataset.id));
   }
   for (const p of document.querySelectorAll('#graph .gedge')) {
     const a = G.line.indexOf(Number(p.dataset.source));
@@ -306,15 +344,16 @@ function select(id) {
 }
 
 function showStep() {
-  const n = G.nodes.get(G.line[G.at]);
-  const parent = G.at ? G.line[G.at - 1] : null, e = parent === null ? null : G.edge.get(parent + '>' + n.id);
-  const A = sideOf(G.data.attacker), D = A === 'X' ? 'O' : 'X', cell = c => Q.cell(c, notation());
-  const byAttacker = n.mover === G.data.attacker;  // a folded step after a double threat starts with the block
-  const marks = {stepmove: n.step.filter((c, i) => (i === 0) === byAttacker), forced: n.step.filter((c, i) => (i === 0) !== byAttacker),
+  const id = G.line[G.at], n = G.nodes.get(id);
+  const parent = G.at ? G.line[G.at - 1] : null, e = parent === null ? null : G.edge.get(parent + '>' + id);
+  const step = e ? e.step : [], mover = e ? G.nodes.get(parent).to_move : null;
+  const A = sideOf(G.data.attacker), D = A === 'X' ? 'O' : 'X', cell = c => Q.cell(c);
+  const byAttacker = mover === G.data.attacker;  // a folded step after a double threat starts with the block
+  const marks = {stepmove: step.filter((c, i) => (i === 0) === byAttacker), forced: step.filter((c, i) => (i === 0) !== byAttacker),
                  dbl: []};
   let note = G.at ? '' : `${A} to move. `;
   if (e) {
-    const [move, reply] = n.step;
+    const [move, reply] = step;
     if (e.kind === 'double') {
       marks.dbl = (A === 'X' ? n.xt : n.ot);
       note = `${A} ${cell(move)} makes a double threat (${marks.dbl.map(cell).join(', ')}): ${D} can block only one.`;
@@ -327,24 +366,30 @@ function showStep() {
       note = `${A} ${cell(move)} ${what}` + (reply === undefined ? '.' : ` at ${cell(reply)}; ${D} ${cell(reply)} is forced.`);
     }
   }
-  $('nodecap').textContent = `after ${stepText(n)}: ${valueText(n)}`;
+  $('nodecap').textContent = `after ${stepText(step, mover)}: ${valueText(n)}`;
   const b = {x: n.x, o: n.o, threats: {x: n.xt, o: n.ot}, winning_line: n.win, over: true};
-  $('nodeboard').replaceChildren(Q.board(b, {notation: notation(), marks, size: 22}));
+  $('nodeboard').replaceChildren(Q.board(b, {marks, size: 22}));
+  $('nodeboard').dataset.node = id;
   $('stepinfo').textContent = `step ${G.at} of ${G.line.length - 1}`;
   $('stepnote').textContent = note + (n.status === 'win' || n.role === 'end' ? '' : ` ${n.status === 'fail' ? 'No forced win' : 'Cut off'}: ${n.reason}.`);
   $('back').disabled = G.at === 0;
   $('forward').disabled = G.at >= G.line.length - 1;
-  $('nodepath').textContent = `moves from the root: ${G.line.slice(1, G.at + 1).flatMap(i => G.nodes.get(i).step).map(cell).join(' ') || '(none)'}` +
+  const moves = G.line.slice(1, G.at + 1).flatMap((k, i) => stepOf(G.line[i], k));
+  $('nodepath').textContent = `moves from the root: ${moves.map(cell).join(' ') || '(none)'}` +
     (n.tree_nodes > 1 ? `; ${n.tree_nodes} lines of play meet here` : '');
+  $('nodepath').dataset.moves = moves.join(' ');
+  $('nodepath').dataset.nodes = G.line.slice(0, G.at + 1).join(' ');
 }
 
 function stepBy(d) {
   const at = Math.max(0, Math.min(G.line.length - 1, G.at + d));
   if (at === G.at) return false;
   G.at = at;
-  const id = G.line[at];
-  if (!G.laid.nodes[id]) {  // open the way to it; the drawing marks the line and the selected node
-    for (const k of G.line.slice(0, at)) { G.expanded.add(k); G.partial.delete(k); }
+  const id = G.line[at], way = G.line.slice(0, at);
+  if (way.some((k, i) => !shownChildren(k).some(e => e.target === G.line[i + 1]))) {
+    // open the way to it (a node where lines meet may be drawn under another parent); the drawing marks
+    // the line and the selected node
+    for (const k of way) { G.expanded.add(k); G.partial.delete(k); }
     draw({keep: G.line[at - 1]});
   } else {
     for (const g of document.querySelectorAll('#graph .gnode')) g.classList.toggle('hover', Number(g.dataset.id) === id);
@@ -363,18 +408,37 @@ function autoplay() {
 
 async function main() {
   Q.nav('analyse');
-  const info = await Q.load();
-  for (const n of info.notations) $('notation').append(Q.el('option', {value: n}, n));
+  await Q.load();
   $('legend').append(Q.legend());
-  $('position').value = Q.param('position') || $('position').value;
-  $('form').addEventListener('submit', ev => { ev.preventDefault(); analyse(); grow(); });
-  $('notation').addEventListener('change', () => { analyse(); if (G.data) { paint(shownNodes(), currentHidden()); select(G.selected); } });
+  const asked = Q.param('position');
+  $('position').value = asked || $('position').value;
+  let read = $('position').value;  // the text last analysed: only new text brings its notation
+  if (asked && !Q.param('notation')) await Q.adopt(asked).catch(() => {});  // a bad position is reported below
+  $('form').addEventListener('submit', async ev => {
+    ev.preventDefault();
+    if ($('position').value !== read) {
+      read = $('position').value;
+      await Q.adopt(read).catch(() => {});
+    }
+    analyse();
+    grow();
+  });
+  Q.onNotation(() => {
+    drawPosition();
+    if (G.data && G.laid) { summarise(); paint(shownNodes(), currentHidden()); if (G.selected !== null) showStep(); }
+  });
   $('grow').addEventListener('click', () => grow().then(() => document.querySelector('.fg-bar').scrollIntoView()));
   $('fold').addEventListener('change', grow);
   $('fit').addEventListener('click', fitView);
   $('zoomin').addEventListener('click', () => zoomBy(1 / 1.25));
   $('zoomout').addEventListener('click', () => zoomBy(1.25));
-  $('opening').addEventListener('click', () => { openOnLine(); draw({fit: 'opening'}); });
+  $('opening').addEventListener('click', async () => {  // the principal variation, the stepper back at its start
+    stopAutoplay();
+    openOnLine();
+    G.selected = null;
+    await draw({fit: 'opening'});
+    select(0);
+  });
   zoomAndPan($('graph'));
   $('expandall').addEventListener('click', () => {
     G.partial = new Map();

@@ -9,7 +9,7 @@ const game = {moves: [], explanations: [], reviews: [], state: null, hint: null,
 
 function who(side) { return $('p' + side).value; }
 function human(side) { return who(side) === 'human'; }
-function notation() { return $('notation').value; }
+function notation() { return Q.notation(); }
 function cell(c) { return Q.cell(c, notation()); }  // every cell the page prints goes through here
 function cells(list) { return list.map(cell).join(' '); }
 function live() { return game.view === null; }
@@ -57,7 +57,7 @@ function draw() {
   $('next').disabled = $('last').disabled = live();
   const line = game.state.lines[notation()];
   $('mcdaniel').textContent = line ? '(' + line + ')' : '';
-  $('analyse').href = '/analyse?position=' + encodeURIComponent('moves:' + s.moves.join(','));
+  $('analyse').href = Q.href('/analyse', {position: 'moves:' + s.moves.join(',')});
   $('log').replaceChildren(...game.moves.map((c, i) => entry(i)));
   if (!live()) {
     const i = n - 1, r = game.reviews[i];
@@ -215,9 +215,7 @@ async function main() {
     });
   }
   origins(info);
-  for (const n of info.notations) $('notation').append(Q.el('option', {value: n}, n));
-  $('notation').value = Q.param('notation') || 'index';
-  $('notation').addEventListener('change', () => {
+  Q.onNotation(() => {
     if (game.reviews.length) review(); else draw();
     analyse();
   });
@@ -257,7 +255,10 @@ async function main() {
   });
   $('load').addEventListener('change', async ev => {
     const file = ev.target.files[0];
-    if (file) restart({text: await file.text()}, true);
+    if (!file) return;
+    const text = await file.text();
+    await Q.adopt(text).catch(() => {});  // a game the server cannot read is reported by the restart
+    restart({text}, true);
     ev.target.value = '';
   });
   $('typed').addEventListener('submit', ev => {
@@ -267,9 +268,14 @@ async function main() {
       Q.showError($('message'), new Error(`it is ${side.toUpperCase()}'s turn (${who(side)}), not a human's`));
       return;
     }
-    act(async () => { await update({moves: game.moves, move: text}, ''); $('move').value = ''; });
+    act(async () => {
+      await Q.adopt(text);
+      await update({moves: game.moves, move: text}, '');
+      $('move').value = '';
+    });
   });
   const start = Q.param('moves');
+  if (start && !Q.param('notation')) await Q.adopt(start).catch(() => {});
   restart(start ? {text: start} : {moves: []}, !!start);
   Q.ready();
 }

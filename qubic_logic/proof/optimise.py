@@ -23,11 +23,11 @@ to a subset of its next positions (it can never reach fewer), which keeps the
 problem small without losing an optimum. The result is verified by every
 caller that writes it.
 
-Run it as ``python -m qubic_logic.strategy.optimise OUT DICTIONARY... [--time-limit S]
+Run it as ``python -m qubic_logic.proof.optimise OUT DICTIONARY... [--time-limit S]
 [--opt-strategy usc|bb|both] [--sweeps N] [--facts FILE]``.
 
 >>> from qubic_logic.notation import parse_patashnik
->>> from qubic_logic.strategy.solve import solve
+>>> from qubic_logic.proof.solve import solve
 >>> found = optimised(solve(parse_patashnik("x2x16o4o")).strategy, time_limit=60)
 >>> found.proven, found.size == found.lower == len(found.strategy)
 (True, True)
@@ -48,7 +48,7 @@ from ..engines.rulefiles import rule_path
 from ..errors import QubicError
 from ..notation import format_patashnik
 from ..position import Position, other
-from .dictionary import StrategyDictionary
+from ..strategy.dictionary import StrategyDictionary
 from .minimise import (SWEEPS, Key, ProofGraph, canonical_moves, chosen_strategy, loaded, smallest, union_header,
                        write_verified)
 
@@ -109,7 +109,7 @@ def proof_graph_facts(graph: ProofGraph, start: frozenset[Key], report: Callable
     Raises :class:`TimeoutError` past ``deadline`` (``time.monotonic()``); ``report`` hears progress every 15 s.
 
     >>> from qubic_logic.notation import parse_patashnik
-    >>> from qubic_logic.strategy.minimise import _key
+    >>> from qubic_logic.proof.minimise import _key
     >>> p = parse_patashnik("x2x1o6x14o20o")
     >>> g = ProofGraph({_key(p.x, p.o): 21})
     >>> proof_graph_facts(g, g.start(p.x, p.o)).options   # six winning moves, none leading on: one is kept
@@ -271,12 +271,12 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m qubic_logic.strategy.optimise OUT DICTIONARY... [--time-limit S] [--opt-strategy usc|bb|both]``.
+    """``python -m qubic_logic.proof.optimise OUT DICTIONARY... [--time-limit S] [--opt-strategy usc|bb|both]``.
 
     Writes the verified smallest strategy found; returns the exit status.
     """
     parser = argparse.ArgumentParser(
-        prog="python -m qubic_logic.strategy.optimise",
+        prog="python -m qubic_logic.proof.optimise",
         description="Choose the smallest strategy over the union of verified strategies from one root, by clingo.")
     parser.add_argument("out", metavar="OUT", help="where to write the verified strategy")
     parser.add_argument("sources", metavar="DICTIONARY", nargs="+", help="verified strategies from one root")
@@ -303,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
             raise QubicError(f"--facts {args.facts}: {args.facts.parent} is not a folder; expected a file in an "
                              "existing folder")
         dictionaries = loaded(args.sources)
-        header = union_header("Smallest strategy clingo found (qubic-logic: python -m qubic_logic.strategy.optimise) "
+        header = union_header("Smallest strategy clingo found (qubic-logic: python -m qubic_logic.proof.optimise) "
                               "over the union", args.sources, dictionaries)
         roots = {d.root for d in dictionaries}
         if len(roots) != 1:

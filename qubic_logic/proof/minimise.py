@@ -28,7 +28,7 @@ always give the same strategy; the result is checked with
 
 Two or more verified strategies from the same root give more known wins to
 choose from: :func:`minimised_union` chooses over their union. Run it as
-``python -m qubic_logic.strategy.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``
+``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``
 (where two name the same position, the earlier file's move is the starting
 choice; the result is verified before it is written).
 """
@@ -49,8 +49,8 @@ from ..notation import format_patashnik
 from ..geometry import cells_of
 from ..position import Position, other
 from ..symmetry import TRANSFORMS, canonical_masks
-from .dictionary import Entry, StrategyDictionary, patashnik_path
-from .verify import VERIFY_NATIVE, Verification, plain_entries, verify
+from ..strategy.dictionary import Entry, StrategyDictionary, patashnik_path
+from ..strategy.verify import VERIFY_NATIVE, Verification, plain_entries, verify
 
 FULL = (1 << 64) - 1
 Key = tuple[int, int]  # canonical (attacker mask, defender mask)
@@ -480,11 +480,11 @@ def write_verified(out: Path, build: Callable[[], StrategyDictionary], what: str
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m qubic_logic.strategy.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``.
+    """``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``.
 
     Writes the verified, minimised union; returns the exit status.
     """
-    parser = argparse.ArgumentParser(prog="python -m qubic_logic.strategy.minimise",
+    parser = argparse.ArgumentParser(prog="python -m qubic_logic.proof.minimise",
                                      description="Minimise the union of verified strategies from one root.")
     parser.add_argument("out", metavar="OUT", help="where to write the verified, minimised strategy")
     parser.add_argument("sources", metavar="DICTIONARY", nargs="+", help="verified strategies from one root")
@@ -503,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def build() -> StrategyDictionary:
         dictionaries = loaded(sources)
-        header = union_header("Minimised union (qubic-logic: python -m qubic_logic.strategy.minimise)", sources,
+        header = union_header("Minimised union (qubic-logic: python -m qubic_logic.proof.minimise)", sources,
                               dictionaries)
         return minimised_union(dictionaries, header, lambda text: print(text, flush=True), args.sweeps,
                                args.time_limit)
