@@ -11,7 +11,8 @@ step ("X 16 · O 17") unless ``--unfold``.
 Pictures (svg, png, pdf, dot) of large graphs open on the principal variation
 and its branch points, the other branches collapsed ("+37 positions");
 ``--max-depth N`` shows every step up to N, ``--all`` every node. PNG and SVG
-stay within ``--width`` pixels (2,400), a PDF fits one ``--paper`` page.
+stay within ``--width`` pixels (2,400); a PDF is whole ``--paper`` pages (A4 or
+Letter, landscape for a wide part), split by subtree, text never under 8 points.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..errors import QubicError
 from ..forcegraph import fold_forced, force_graph
 from ..forcetree import ForceTree, force_tree
 from ..render import FORMATS, Drawing, format_for_path, render_tree, write_tree
-from ..render.dot import PAPERS
+from ..render.pages import PAPERS
 from ._common import (
     DECLARATIVE_TIME_LIMIT, ENGINE_DEFAULT, cell_names, check_output, declarative_time_limit, memory_limit_arg, notation_arg,
     position_arg, positive_int, seconds, supervised_engine,
@@ -166,7 +167,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--all", action="store_true", help="pictures: draw every node, however large")
     parser.add_argument("--width", type=picture_width, default=2400, metavar="PX",
                         help="pictures: longest side in pixels, 200..10000 (default 2400)")
-    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="PDF page size (default a4)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4",
+                        help="PDF pages: a4 or letter, upright or landscape, split by subtree (default a4)")
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help=f"{' | '.join(FORMATS)} (default: from -o's suffix, else text)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None, help="write the tree to FILE")

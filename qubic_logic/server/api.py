@@ -27,9 +27,9 @@ from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
 from ..errors import QubicError
 from ..forcegraph import MERGES, fold_forced, force_graph
-from ..forcetree import EDGE_KINDS, edge_moves, force_tree
+from ..forcetree import EDGE_KINDS, force_tree
 from ..geometry import cells_of
-from ..hints import hint
+from ..hints import hint, verdict
 from ..notation import (CELL_FORMS, CellNames, format_cell, format_mcdaniel, named_cells, parse_game, parse_position,
                         read_move, root_of)
 from ..players import REGISTRY, make_player, player_names
@@ -39,9 +39,8 @@ from ..lessons import answer as lesson_answer, in_notation, lesson, lesson_names
 from ..puzzles import SOURCES, Answer, answer, daily, generate, winning_first_moves
 from ..ratings import shipped_ratings
 from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
-from ..render.dot import node_caption, on_shortest_win, several_lines_meet, value_text
+from ..render.explorer import explorer_data
 from ..render.layout import layout
-from ..render.view import opening_view, principal_variation
 from ..review import review, summary
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
@@ -266,31 +265,9 @@ async def tree(req: TreeRequest, request: Request) -> dict:
 
     start = time.perf_counter()
     g = await _runner(request).call(grow, seconds=req.time_limit + 5, what="growing the force tree")
-    nodes = []
-    for n, d in g.nodes(data=True):
-        q = d["position"]
-        parent = next(iter(g.predecessors(n)), None)
-        nodes.append({"id": n, "role": d["role"], "to_move": d["to_move"], "status": d["status"],
-                      "length": d["length"], "reason": d["reason"], "depth": d["depth"], "move": d["move"],
-                      "step": list(edge_moves(g.edges[parent, n])) if parent is not None else [],
-                      "mover": g.nodes[parent]["to_move"] if parent is not None else None,
-                      "caption": node_caption(g, n), "value": value_text(g, n),
-                      "x": cells_of(q.x), "o": cells_of(q.o), "xt": list(d["x_threats"]),
-                      "ot": list(d["o_threats"]), "win": list(q.winning_line or ()),
-                      "tree_nodes": d.get("tree_nodes", 1), "merged": several_lines_meet(g, n)})
-    edges = [{"source": a, "target": b, "move": e["move"], "reply": e.get("reply"), "kind": e["kind"],
-              "step": list(edge_moves(e)), "best": on_shortest_win(g, a, b)} for a, b, e in g.edges(data=True)]
-    return {"summary": g.summary(CellNames.of(req.position)),
-            "summaries": {f: g.summary(CellNames(f)) for f in CELL_FORMS},
-            "attacker": g.attacker, "length": g.length,
-            "winning_first_moves": g.winning_first_moves(), "truncated": g.graph["truncated"],
-            "tree_nodes": g.graph.get("tree_nodes", g.graph.get("folded_from", g.number_of_nodes())),
-            "graph_nodes": g.graph.get("folded_from", g.number_of_nodes()),
+    return {**explorer_data(g), "summary": g.summary(CellNames.of(req.position)),
             "folded_nodes": g.number_of_nodes() if req.fold else None,
-            "merge": req.merge, "fold": req.fold, "engine": g.graph["engine"],
-            "seconds": round(time.perf_counter() - start, 4),
-            "principal_variation": principal_variation(g), "opening": sorted(opening_view(g)),
-            "nodes": nodes, "edges": edges}
+            "merge": req.merge, "fold": req.fold, "seconds": round(time.perf_counter() - start, 4)}
 
 
 @router.post("/layout", summary="Graphviz dot layout of boxes and edges: centres and edge curves in pixels")
@@ -353,7 +330,8 @@ async def hint_route(req: GameRequest, request: Request) -> dict:
 @router.post("/analysis", summary="both sides' threats, forcing moves, forced wins, checks, and the defences")
 async def analysis_route(req: GameRequest, request: Request) -> dict:
     g = game_of(req)
-    return await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+    found = await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+    return {**found, "verdicts": {f: verdict(found, CellNames(f)) for f in CELL_FORMS}}
 
 
 @router.post("/review", summary="every move of a game with the engines' verdict (missed or allowed wins, ...)")
