@@ -178,18 +178,20 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
 
 
 @contextmanager
-def sigint_held() -> Iterator[None]:
-    """Ctrl-C held back (blocked, not lost: it arrives when the block ends) while processes start.
+def sigint_held(*also: int) -> Iterator[None]:
+    """Ctrl-C (and the signals ``also``) held back (blocked, not lost: it arrives when the block ends)
+    while processes start, or while work that must not stop half-way (a commit) runs.
 
     Ctrl-C reaches the terminal's whole process group, and a worker still importing must not print a
     traceback: a process started inside begins with SIGINT blocked (the mask survives ``exec``) until
     it ignores it (:func:`_worker`); the parent then sees its Ctrl-C and decides.
     """
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    held = {signal.SIGINT, *also}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
 
 def ignore_sigint() -> None:
@@ -312,9 +314,13 @@ class Supervisor:
         self.peak_memory = max(self.peak_memory, rss)
 
     def _memory_error(self, what: str, partial: Any) -> QubicError:
-        error = QubicError(f"{what} ran out of memory at the memory limit of {self.memory_limit:g} MB; "
-                           "raise --memory-limit, or bound the rules (a rule like p(X+1) :- p(X) "
-                           "grounds for ever)")
+        if self.memory_limit:
+            error = QubicError(f"{what} ran out of memory at the memory limit of {self.memory_limit:g} MB; "
+                               "raise --memory-limit, or bound the rules (a rule like p(X+1) :- p(X) "
+                               "grounds for ever)")
+        else:  # no limit of its own: the machine's memory ran out
+            error = QubicError(f"{what} ran out of memory (no memory limit was set: the machine's memory ran "
+                               "out); expected work that fits in memory")
         error.partial = partial  # type: ignore[attr-defined]
         return error
 

@@ -74,8 +74,7 @@ def run_complete(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("strategy", help="convert or compress a strategy dictionary (Patashnik, wildcard, "
-                                             "ASP, Prolog)")
+    parser = sub.add_parser("strategy")
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     c = what.add_parser("convert", help="write a dictionary in another format")

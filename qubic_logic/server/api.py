@@ -484,12 +484,23 @@ class VerificationStream(StreamingResponse):
     def __init__(self, job: VerificationJob, request: Request, lock: threading.Lock) -> None:
         self.job, self.lock, self.jobs = job, lock, request.app.state.jobs
         self.jobs.add(job)
+        self.over = False
 
         async def events():
-            async for kind, data in job.run(request.is_disconnected):
-                yield _event(kind, data)
+            try:
+                async for kind, data in job.run(request.is_disconnected):  # (it stops the job as it ends)
+                    yield _event(kind, data)
+            finally:
+                self._over()  # before the response's end: a client that saw it end may ask again at once
 
         super().__init__(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    def _over(self) -> None:
+        """The job has ended: forget it and free the server for the next verification (once)."""
+        if not self.over:
+            self.over = True
+            self.jobs.discard(self.job)
+            self.lock.release()
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -497,5 +508,4 @@ class VerificationStream(StreamingResponse):
         finally:
             with anyio.CancelScope(shield=True):
                 await run_in_threadpool(self.job.stop)
-            self.jobs.discard(self.job)
-            self.lock.release()
+            self._over()

@@ -28,6 +28,7 @@ from .. import __version__
 from ..errors import QubicError, QueryTimeout
 from .api import Busy, InputError, router
 from .runner import CallTimeout, Runner
+from .verifying import warm_up
 
 MAX_BODY = 1_000_000  # bytes
 PAGES = ("play", "analyse", "puzzles", "verify", "api", "lessons")
@@ -87,6 +88,7 @@ def create_app(workers: int = 4) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        warm_up()  # verifications start from a process ready before the first request
         yield
         for job in list(app.state.jobs):  # a verification still running ends with the server
             job.stop()

@@ -31,8 +31,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-
-import clingo
+from typing import TYPE_CHECKING
 
 from ..errors import QubicError, QueryTimeout, RuleError, StrategyError
 from ..geometry import cells_of
@@ -42,6 +41,9 @@ from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_ru
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from .dictionary import StrategyDictionary
 from .formats import read_dictionary
+
+if TYPE_CHECKING:
+    import clingo
 
 #: Seconds one strategy call may take (a looping rule file ends with a clear error).
 CALL_LIMIT = 10.0
@@ -165,6 +167,8 @@ class AspStrategy(Strategy):
         self._canonical = _canonical_literals(self.session)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        from clingo import SymbolType
+
         chosen: list[tuple[clingo.Symbol, bool]] = []
 
         def on_model(model: clingo.Model) -> bool:
@@ -185,7 +189,7 @@ class AspStrategy(Strategy):
             return None
         symbol, framed = chosen[0]
         (arg,) = symbol.arguments
-        if arg.type != clingo.SymbolType.Number or framed and not 0 <= arg.number <= 63:
+        if arg.type != SymbolType.Number or framed and not 0 <= arg.number <= 63:
             raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays "
                                 f"{symbol if framed else arg}, not a cell; expected a cell 0..63")
         return TRANSFORMS[INVERSES[t]][arg.number] if framed else arg.number
