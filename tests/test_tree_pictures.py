@@ -133,7 +133,7 @@ def test_cli_summary_and_node_cap(capsys):
     assert "winning first moves: 17 32 43 64" in out  # in McDaniel's numbers, as the input
     assert main(["tree", MCDANIEL, "--engine", "python", "--max-nodes", "40", "--format", "json"]) == 0
     captured = capsys.readouterr()
-    assert "node cap of 40 nodes reached" in captured.err
+    assert "the node cap of 40 nodes was reached" in captured.err
     assert json.loads(captured.out)["graph"]["truncated"] == "max_nodes"
 
 
