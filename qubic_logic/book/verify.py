@@ -36,7 +36,7 @@ def verify_unit(unit: tuple[str, str, str]) -> tuple[str, int, float]:
     roots = [position] if value == "win" else [Position(*key) for key in children(position)]
     positions, seconds = 0, 0.0
     for root in roots:
-        check = verify(strategy, root, jobs=1)
+        check = verify(strategy, root, jobs=1, shortest=False)  # a verdict, not the shortest witnesses
         positions += check.positions
         seconds += check.seconds
         if check.verdict != "verified":
