@@ -137,7 +137,7 @@ def solved(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
 
 def test_solve_settles_a_root_and_verifies_its_proof(solved):
     path, done = solved
-    assert "moves:0,27,3 (x2x20o): O to move LOSES:" in done.stdout and "its proof VERIFIED" in done.stdout
+    assert "moves:0,27,3 (x2x20o): O to move LOSES (longest defence: " in done.stdout and "its proof VERIFIED" in done.stdout
     assert "complete: every position given is settled" in done.stdout
     assert done.stderr.count("\n") <= 3  # piped: a plain line at the start, and few after it
     with OpeningBook.open(path) as book:

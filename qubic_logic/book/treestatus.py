@@ -11,22 +11,23 @@ found). A search running on the book holds its writer's lock: the status says so
 >>> from qubic_logic.notation import parse_position
 >>> path = os.path.join(tempfile.mkdtemp(), 'b.sqlite')
 >>> _ = solve_in_book(path, [parse_position('moves:0,27,3,12')], jobs=1)
->>> print(format_status(tree_status(path)).splitlines()[1].split(':')[0].strip())
-x2x8o14o
+>>> print(format_status(tree_status(path)).splitlines()[1])
+  x2x11o8o: win, proof verified, 23 strategic positions
 """
 
 from __future__ import annotations
 
+import io
 import os
 import time
 from dataclasses import dataclass, field
 
 from ..position import Position
+from ..saving import write_atomically
 from ..sqlitefile import is_being_written
 from ..strategy.solve import INFINITY
 from ..wording import counted
 from .store import OpeningBook, _unsigned, position_name
-from .trace import Trace, plot
 
 Sample = tuple[float, int, int, int]  # seconds, nodes, proof number, disproof number
 
@@ -152,8 +153,13 @@ def tree_status(path: str | os.PathLike) -> TreeStatus:
     return status
 
 
+def _number(n: int) -> str:
+    return "infinite" if n >= INFINITY else f"{n:,}"
+
+
 def _hours(seconds: float) -> str:
-    return f"{seconds / 3600:,.1f} h" if seconds >= 3600 else f"{seconds:,.0f} s"
+    return f"{seconds / 3600:,.1f} h" if seconds >= 3600 else f"{seconds:,.0f} s" if seconds >= 60 else \
+        f"{seconds:.1f} s"
 
 
 def format_status(status: TreeStatus) -> str:
@@ -167,12 +173,11 @@ def format_status(status: TreeStatus) -> str:
              f"expanded, {status.settled:,} settled, {status.open_leaves:,} open leaves); {state}"]
     for r in status.roots:
         lines.append(f"  {r.position}: {r.state}" + (f", {r.proof_size:,} strategic positions" if r.proof_size else ""))
-        lines.append(f"    {counted(r.jobs, 'job')} finished ({r.settled:,} settled their leaf), {r.running:,} running, "
-                     f"{r.lost:,} lost; {r.nodes:,} nodes; {_hours(r.search_seconds)} of search, "
+        lines.append(f"    {counted(r.jobs, 'job')} finished ({r.settled:,} settled their leaf), "
+                     f"{r.running:,} running, {r.lost:,} lost; {r.nodes:,} nodes; {_hours(r.search_seconds)} of search, "
                      f"{_hours(r.verify_seconds)} verifying; {_hours(r.seconds)} of running")
-        if len(r.samples) > 1:
-            first, last = r.samples[0], r.samples[-1]
-            lines.append(f"    root proof number {first[2]:,} -> {last[2]:,} over {last[1] - first[1]:,} nodes "
+        if r.samples:
+            lines.append(f"    root proof number {_number(r.samples[0][2])} at the start, {_number(r.pn)} now "
                          f"({len(r.samples):,} samples; qubic book status --plot FILE draws them)")
     for j in status.jobs:
         what = ("verifying the root's proof" if j.kind == "verify" else
@@ -182,12 +187,33 @@ def format_status(status: TreeStatus) -> str:
 
 
 def plot_roots(status: TreeStatus, path: str) -> None:
-    """The roots' proof and disproof numbers against nodes (PNG, matplotlib imported when called)."""
-    traces = []
+    """Each root's proof and disproof numbers against the nodes its jobs searched (a PNG written atomically;
+    matplotlib is imported when called). A proof: the proof number falls to 0 (drawn at the axis' floor)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
     for r in status.roots:
-        if r.samples:
-            t = Trace(r.position, "won" if r.pn == 0 else "unknown", r.samples[-1][1], r.samples[-1][0],
-                      r.proof_size or 0, [tuple(s) for s in r.samples])
-            traces.append(t)
-    plot(traces, path, title="The root's numbers during a two-level search (qubic book solve)\n"
-                             "(a proof: the proof number falls to 0)")
+        if not r.samples:
+            continue
+        nodes = [n / 1e6 for _, n, _, _ in r.samples]
+        label = f"{r.position}: {r.state}; {r.nodes:,} nodes, {_hours(r.seconds)}"
+        line, = top.step(nodes, [max(pn, 0.5) for _, _, pn, _ in r.samples], where="post", label=label)
+        kept = [(n, dn) for n, (_, _, _, dn) in zip(nodes, r.samples) if 0 < dn < INFINITY]  # (a proof's is infinite)
+        bottom.step([n for n, _ in kept], [dn for _, dn in kept], where="post", color=line.get_color())
+    top.set_ylabel("root proof number")
+    bottom.set_ylabel("root disproof number")
+    bottom.set_xlabel("million nodes searched by the jobs")
+    for axis in (top, bottom):
+        axis.set_yscale("log")
+        axis.grid(True, which="major", alpha=0.3)
+    top.legend(fontsize=8, loc="upper right")
+    top.set_title("The root's numbers during a two-level search (qubic book solve)\n"
+                  "(a proof: the proof number falls to 0)", fontsize=10)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    write_atomically(path, buffer.getvalue())

@@ -189,17 +189,39 @@ class StopRequests:
             signal.signal(sig, old)
 
 
+@dataclass(eq=False)
+class RootRun:
+    """A root of this run: its node, its row in ``tree_roots``, and its jobs and nodes over every run."""
+
+    node: Node
+    rid: int
+    result: RootResult
+    seconds_before: float  # of the runs before this one
+    started: float
+    last_sample: tuple[float, int, int] = (0.0, -1, -1)
+    check: int | None = None  # the row of the job verifying its proof, while it runs
+    done: bool = False
+
+    @property
+    def seconds(self) -> float:
+        return self.seconds_before + time.monotonic() - self.started
+
+
 class Running(NamedTuple):
     """A job handed out: its row in ``tree_jobs``, its node, kind and root."""
 
     row: int
     node: Node
     kind: str  # search | verify
-    root: int
+    root: RootRun
 
 
 class Master:
-    """The master of one run: the tree, the stream of jobs, and the book they are stored in."""
+    """The master of one run: the tree, the stream of jobs, and the book they are stored in.
+
+    The roots are searched at once, in their order: a free worker takes the
+    most-proving leaf of the first open root that has one to give.
+    """
 
     def __init__(self, book: OpeningBook, plan: SearchPlan, stream: UnitStream, report: SolveReport,
                  progress: Progress | None, deadline: float | None, stop: StopRequests) -> None:
@@ -209,12 +231,9 @@ class Master:
         self.tree = ProofTree(plan.policy, known=self._known)
         self.tree.load(self.db)
         self.jobs: dict[int, Running] = {}
-        self.checked: dict[int, CheckOutcome] = {}  # proof checks that came back
         self.lost: Counter = Counter()
         self.start = time.monotonic()
         self.shown = 0.0
-        self.root_nodes = self.root_jobs = 0
-        self.last_sample: tuple[float, int, int] = (0.0, -1, -1)
         self.wrapped: set[int] = set()
         self.looked_at = -1  # settled jobs when running jobs were last checked for use
         with self._writing():
@@ -282,20 +301,19 @@ class Master:
             if entry is not None:
                 self.book.write(entry)
 
-    def _sample(self, root: Node, rid: int, force: bool = False, nodes: int = 0) -> None:
-        """A sample of the root's numbers for the plot, when they changed or every TRACE_EVERY seconds
-        (``nodes``: of the job being stored with it)."""
+    def _sample(self, run: RootRun, force: bool = False) -> None:
+        """A sample of a root's numbers for the plot, when they changed or every TRACE_EVERY seconds
+        (inside the caller's transaction)."""
         now = time.monotonic()
-        at, pn, dn = self.last_sample
+        at, pn, dn = run.last_sample
+        root = run.node
         if not force and (root.pn, root.dn) == (pn, dn) and now - at < TRACE_EVERY:
             return
-        seconds = self.root_seconds + now - self.root_started
         self.db.execute("INSERT INTO tree_trace (root, at, seconds, nodes, jobs, proof_number, disproof_number) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (rid, time.time(), seconds, self.root_nodes + nodes, self.root_jobs + bool(nodes), root.pn,
-                         root.dn))
-        self.db.execute("UPDATE tree_roots SET seconds = ? WHERE id = ?", (seconds, rid))
-        self.last_sample = (now, root.pn, root.dn)
+                        (run.rid, time.time(), run.seconds, run.result.nodes, run.result.jobs, root.pn, root.dn))
+        self.db.execute("UPDATE tree_roots SET seconds = ? WHERE id = ?", (run.seconds, run.rid))
+        run.last_sample = (now, root.pn, root.dn)
 
     # ------------------------------------------------------------------ jobs
 
@@ -307,7 +325,7 @@ class Master:
                 return node
             self.tree.expand(node)
 
-    def _submit(self, node: Node, rid: int) -> None:
+    def _submit(self, node: Node, run: RootRun) -> None:
         plan = self.plan
         node.target = node.target or plan.job_nodes
         table = self.book.saved_table(node.position) if plan.saved_tables else None
@@ -321,34 +339,40 @@ class Master:
             self.tree.flush(self.db)
             row = self.db.execute("INSERT INTO tree_jobs (root, x, o, kind, state, budget, went_on, worker, "
                                   "started_at) VALUES (?, ?, ?, 'search', 'running', ?, ?, ?, ?)",
-                                  (rid, _signed(node.key[0]), _signed(node.key[1]), budget, table is not None,
+                                  (run.rid, _signed(node.key[0]), _signed(node.key[1]), budget, table is not None,
                                    self.stream.running.get(job), time.time())).lastrowid
-        self.jobs[job] = Running(row, node, "search", rid)
+        self.jobs[job] = Running(row, node, "search", run)
 
-    def _fill(self, root: Node, rid: int) -> None:
-        """Hand a job to every free worker (the master's own time: choosing, expanding, storing)."""
+    def _fill(self, runs: list[RootRun]) -> None:
+        """Hand a job to every free worker: the first open root's most-proving leaf, else the next root's."""
         started = time.monotonic()
         while self.stream.free() > 0:
-            leaf = self._next_leaf(root)
-            if leaf is None:
+            for run in runs:
+                if run.node.settled:
+                    continue
+                leaf = self._next_leaf(run.node)
+                if leaf is not None:
+                    self._submit(leaf, run)
+                    break
+            else:
                 break
-            self._submit(leaf, rid)
         if self.tree.changed or self.tree.new_edges or self.tree.settled:  # expansions with no job after them
             with self._writing():
                 self._store_settled(None)
                 self.tree.flush(self.db)
         self.report.master_seconds += time.monotonic() - started
 
-    def _handle(self, outcome: Outcome, root: Node, rid: int) -> None:
+    def _handle(self, outcome: Outcome) -> None:
+        """Store what came back of a job (the master's own time)."""
         started = time.monotonic()
         try:
-            self._take(outcome, root, rid)
+            self._take(outcome)
         finally:
             self.report.master_seconds += time.monotonic() - started
 
-    def _take(self, outcome: Outcome, root: Node, rid: int) -> None:
+    def _take(self, outcome: Outcome) -> None:
         running = self.jobs.pop(outcome.job)
-        node = running.node
+        node, run = running.node, running.root
         self.wrapped.discard(outcome.job)
         if outcome.kind == "lost":
             self.report.lost += 1
@@ -357,26 +381,22 @@ class Master:
                                 (str(outcome.value), time.time(), running.row))
             if running.kind == "search":
                 self.tree.set_busy(node, False)
+            else:
+                run.check = None  # handed out again
             if str(outcome.value).startswith("its worker"):
                 self.lost[node.key] += 1
                 if self.lost[node.key] >= LOST_TRIES:
-                    raise QubicError(f"the search of {node.name} was lost {LOST_TRIES} times ({outcome.value}); "
+                    raise QubicError(f"the job of {node.name} was lost {LOST_TRIES} times ({outcome.value}); "
                                      "expected workers that live through a job (lower --memory-limit?)")
             return
         if running.kind == "verify":
-            self.checked[running.row] = outcome.value
-            with self._writing():
-                v = outcome.value
-                self.db.execute("UPDATE tree_jobs SET state = 'done', status = ?, seconds = ?, worker = ?, "
-                                "finished_at = ? WHERE id = ?", (v.verdict, v.seconds, v.worker, time.time(),
-                                                                 running.row))
-            self.report.verify_seconds += outcome.value.seconds
-            return
-        self._record(running, outcome.value, root, rid)
+            self._checked(run, running.row, outcome.value)
+        else:
+            self._record(running, outcome.value)
 
-    def _record(self, running: Running, out: LeafOutcome, root: Node, rid: int) -> None:
+    def _record(self, running: Running, out: LeafOutcome) -> None:
         """Store a leaf's job: its numbers, table, book entry, and what they settle above it."""
-        r, node, plan = out.result, running.node, self.plan
+        r, node, run, plan = out.result, running.node, running.root, self.plan
         self.tree.set_busy(node, False)
         if r.stopped_by == NOT_STARTED:
             with self._writing():
@@ -422,9 +442,15 @@ class Master:
                              f"the verifier: {out.verdict}" if refuted else None, running.row))
             self._store_settled(node)
             self.tree.flush(self.db)
-            self._sample(root, rid, nodes=r.nodes)
-        self.root_nodes += r.nodes
-        self.root_jobs += 1
+            run.result.nodes += r.nodes
+            run.result.jobs += 1
+            try:
+                self._sample(run)
+            finally:  # (counted once the transaction holds)
+                run.result.nodes -= r.nodes
+                run.result.jobs -= 1
+        run.result.nodes += r.nodes
+        run.result.jobs += 1
         self.report.jobs += 1
         self.report.nodes += r.nodes
         self.report.settled_jobs += node.settled
@@ -433,70 +459,94 @@ class Master:
             raise QubicError(f"the verifier does not pass the proof a search found for {node.name} "
                              f"({out.verdict}); its job is kept in the book as refuted: please report it")
 
-    def _drop_useless(self, root: Node) -> None:
-        """Ask running jobs whose leaf no longer matters to the root to hand in what they have."""
-        if self.looked_at == self.report.settled_jobs:
+    def _drop_useless(self, runs: list[RootRun]) -> None:
+        """Ask running jobs whose leaf no longer matters to any open root to hand in what they have."""
+        if self.looked_at == self.report.settled_jobs + sum(r.done for r in runs):
             return
-        self.looked_at = self.report.settled_jobs
+        self.looked_at = self.report.settled_jobs + sum(r.done for r in runs)
+        live = [r.node for r in runs if not r.node.settled]
         for job, running in self.jobs.items():
-            if running.kind == "search" and job not in self.wrapped and not self.tree.live(running.node, root):
+            if running.kind == "search" and job not in self.wrapped and \
+                    not any(self.tree.live(running.node, root) for root in live):
                 self.wrapped.add(job)
                 self.stream.wrap_up([job])
 
-    def _show(self, force: bool = False) -> None:
+    def _show(self, runs: list[RootRun], force: bool = False) -> None:
         now = time.monotonic()
         if self.progress is None or (not force and now - self.shown < 0.5):
             return
         self.shown = now
         r = self.report
+        first = next((run for run in runs if not run.done), runs[-1])
+        r.root = first.result.position + (" (verifying its proof)" if first.check is not None else "")
+        r.pn, r.dn = first.node.pn, first.node.dn
         r.seconds = now - self.start
         r.running = len(self.jobs)
         r.tree = len(self.tree)
         r.running_nodes = sum((self.stream.progress(job) or (0,))[0] for job in self.jobs)
         self.progress(r)
 
-    def _wait(self, root: Node, rid: int) -> None:
-        for outcome in self.stream.poll(POLL):
-            self._handle(outcome, root, rid)
-        self._drop_useless(root)
-        self._show()
+    # ------------------------------------------------------------------ the roots
 
-    # ------------------------------------------------------------------ a root
-
-    def solve(self, position: Position) -> RootResult:
-        """Search ``position`` until it is settled (and its proof verified) or the run stops."""
-        report = self.report
+    def _open(self, position: Position) -> RootRun:
+        """The run of ``position``'s root: its node and row (made if new), and its jobs and nodes so far."""
         with self._writing():
             root = self.tree.root(position)
             self._store_settled(None)
             self.tree.flush(self.db)
-            x, o, _ = canonical_key(position)
+            x, o = root.key
             self.db.execute("INSERT OR IGNORE INTO tree_roots (x, o, position, added_at) VALUES (?, ?, ?, ?)",
                             (_signed(x), _signed(o), root.name, _now()))
-            rid, self.root_seconds = self.db.execute("SELECT id, seconds FROM tree_roots WHERE x = ? AND o = ?",
-                                                     (_signed(x), _signed(o))).fetchone()
-        self.root_started = time.monotonic()
-        self.root_nodes, self.root_jobs = self.db.execute(
-            "SELECT coalesce(sum(nodes), 0), count(*) FROM tree_jobs WHERE root = ? AND kind = 'search' AND "
-            "state = 'done'",
-            (rid,)).fetchone()
-        report.root = root.name
-        try:
-            self._search(root, rid)
+            rid, seconds = self.db.execute("SELECT id, seconds FROM tree_roots WHERE x = ? AND o = ?",
+                                           (_signed(x), _signed(o))).fetchone()
+        nodes, jobs = self.db.execute("SELECT coalesce(sum(nodes), 0), count(*) FROM tree_jobs WHERE root = ? AND "
+                                      "kind = 'search' AND state = 'done'", (rid,)).fetchone()
+        run = RootRun(root, rid, RootResult(root.name, jobs=jobs, nodes=nodes), seconds, time.monotonic())
+        if not self.db.execute("SELECT count(*) FROM tree_trace WHERE root = ?", (rid,)).fetchone()[0]:
             with self._writing():
-                self._sample(root, rid, force=True)
+                self._sample(run, force=True)  # where it starts from
+        return run
+
+    def run(self, positions: list[Position]) -> None:
+        """Search the roots of ``positions`` until each is settled (and its proof verified) or the run stops."""
+        report = self.report
+        runs = [self._open(p) for p in positions]
+        stopping, until = None, 0.0
+        try:
+            while True:
+                if stopping is None and self.stop.requested:
+                    stopping, until = "interrupted", time.monotonic() + GRACE
+                    self.stream.wrap_up()
+                elif stopping is None and self.deadline is not None and time.time() >= self.deadline:
+                    stopping, until = "time limit", time.monotonic() + GRACE  # the jobs end by the deadline
+                if stopping is None:
+                    for run in runs:
+                        if run.node.settled and not run.done and run.check is None:
+                            self._finish(run)
+                    self._fill(runs)
+                    if not self.jobs and not all(run.done for run in runs):
+                        stuck = next(run for run in runs if not run.done)
+                        raise QubicError(f"{stuck.result.position}: no leaf is left to search and the root is not "
+                                         "settled; expected every open leaf to be searchable")
+                if not self.jobs or (stopping is not None and time.monotonic() > until):
+                    for outcome in self.stream.stop():
+                        self._handle(outcome)
+                    report.stopped = stopping
+                    break
+                for outcome in self.stream.poll(POLL):
+                    self._handle(outcome)
+                self._drop_useless(runs)
+                self._show(runs)
+            with self._writing():
+                for run in runs:
+                    self._sample(run, force=True)
         except NoRoom as exc:
             self._no_room(exc)
-        result = RootResult(report.root, jobs=self.root_jobs, nodes=self.root_nodes,
-                            seconds=self.root_seconds + time.monotonic() - self.root_started, pn=root.pn, dn=root.dn)
-        if root.settled and report.stopped is None:
-            try:
-                self._settle_root(root, rid, result)
-            except NoRoom as exc:
-                self._no_room(exc)
-        report.results.append(result)
-        self._show(force=True)
-        return result
+        for run in runs:
+            run.result.pn, run.result.dn = run.node.pn, run.node.dn
+            run.result.seconds = run.seconds
+            report.results.append(run.result)
+        self._show(runs, force=True)
 
     def _no_room(self, exc: NoRoom) -> None:
         """The disk is full: stop every job (what they would hand in cannot be stored)."""
@@ -504,93 +554,59 @@ class Master:
         self.stream.stop()
         self.jobs.clear()
 
-    def _search(self, root: Node, rid: int) -> None:
-        """Hand out jobs and store their results until the root is settled or the run stops."""
-        report = self.report
-        stopping, until = None, 0.0
-        while True:
-            report.pn, report.dn = root.pn, root.dn
-            if stopping is None:
-                if self.stop.requested:
-                    stopping, until = "interrupted", time.monotonic() + GRACE
-                    self.stream.wrap_up()
-                elif self.deadline is not None and time.time() >= self.deadline:
-                    stopping, until = "time limit", time.monotonic() + GRACE  # the jobs end by the deadline
-                elif root.settled:
-                    if not self.jobs:
-                        break
-                    self.stream.wrap_up([j for j in self.jobs if j not in self.wrapped])
-                    self.wrapped.update(self.jobs)
-                else:
-                    self._fill(root, rid)
-                    if not self.jobs:
-                        raise QubicError(f"{report.root}: no leaf is left to search and the root is not settled; "
-                                         "expected every open leaf to be searchable")
-            if stopping is not None and (not self.jobs or time.monotonic() > until):
-                for outcome in self.stream.stop():
-                    self._handle(outcome, root, rid)
-                report.stopped = stopping
-                break
-            self._wait(root, rid)
-
-    def _settle_root(self, root: Node, rid: int, result: RootResult) -> None:
-        """A settled root's value; a proof not yet verified as a whole is verified first."""
+    def _finish(self, run: RootRun) -> None:
+        """A root that settled: disproven; proven, its proof verified as a whole first (unless a job's
+        verified proof, or the book's, is all of it)."""
+        root, result = run.node, run.result
         if root.disproven:
             result.value = "no win" if root.x_to_move else None
             result.verdict = "X cannot force a win (proven by search; no certificate)"
             with self._writing():
                 self.db.execute("UPDATE tree_roots SET settled_at = coalesce(settled_at, ?), verdict = 'disproven' "
-                                "WHERE id = ?", (_now(), rid))
+                                "WHERE id = ?", (_now(), run.rid))
+            run.done = True
             return
         entry = self._entry_of(root)
-        verdict = self.db.execute("SELECT verdict FROM tree_roots WHERE id = ?", (rid,)).fetchone()[0]
+        verdict = self.db.execute("SELECT verdict FROM tree_roots WHERE id = ?", (run.rid,)).fetchone()[0]
         if verdict is None and root.how == "book":
             verdict = "in the book"  # (its proof was verified when it came in)
         elif verdict is None and entry.how == "solved":
             verdict = "verified"  # one job's proof, verified in its worker
-        elif verdict is None:
-            verdict = self._check(root, rid, entry)
-            if verdict is None:  # the run stopped first: the next one checks it
-                return
+        if verdict is not None:
+            self._settled(run, entry, verdict)
+            return
+        job = self.stream.submit(ProofCheck(entry.value, format_patashnik(entry.position), _proof_text(entry)))
+        with self._writing():
+            run.check = self.db.execute("INSERT INTO tree_jobs (root, x, o, kind, state, worker, started_at) "
+                                        "VALUES (?, ?, ?, 'verify', 'running', ?, ?)",
+                                        (run.rid, _signed(root.key[0]), _signed(root.key[1]),
+                                         self.stream.running.get(job), time.time())).lastrowid
+        self.jobs[job] = Running(run.check, root, "verify", run)
+
+    def _checked(self, run: RootRun, row: int, outcome: CheckOutcome) -> None:
+        with self._writing():
+            self.db.execute("UPDATE tree_jobs SET state = 'done', status = ?, seconds = ?, worker = ?, "
+                            "finished_at = ? WHERE id = ?", (outcome.verdict, outcome.seconds, outcome.worker,
+                                                             time.time(), row))
+        self.report.verify_seconds += outcome.seconds
+        run.check = None
+        self._settled(run, self._entry_of(run.node), outcome.verdict)
+
+    def _settled(self, run: RootRun, entry: BookEntry, verdict: str) -> None:
+        """Record a proven root's verdict; a verified proof becomes its entry's own (one file in an export)."""
         with self._writing():
             self.db.execute("UPDATE tree_roots SET settled_at = coalesce(settled_at, ?), verdict = ? WHERE id = ?",
-                            (_now(), verdict, rid))
+                            (_now(), verdict, run.rid))
             if verdict not in ("verified", "in the book"):
-                raise QubicError(f"the verifier does not pass the proof of {result.position} ({verdict}); "
+                raise QubicError(f"the verifier does not pass the proof of {run.result.position} ({verdict}); "
                                  "its value is not counted: please report it")
-            if entry.how != "solved" and root.how != "book":  # the root's proof, verified: one file in an export
-                entry = BookEntry(entry.position, entry.value, entry.move, entry.proof_size, self.root_nodes,
-                                  result.seconds, "solved", None, _proof_text(entry))
+            if entry.how != "solved" and run.node.how != "book":
+                entry = BookEntry(entry.position, entry.value, entry.move, entry.proof_size, run.result.nodes,
+                                  run.seconds, "solved", None, _proof_text(entry))
                 self.book.write(entry)
-            _propagate_up(self.book, root.position)
-        result.value, result.verdict, result.proof_size = entry.value, verdict, entry.proof_size
-
-    def _check(self, root: Node, rid: int, entry: BookEntry) -> str | None:
-        """Verify the root's proof as one job; its verdict, or None when the run stopped first."""
-        unit = ProofCheck(entry.value, format_patashnik(entry.position), _proof_text(entry))
-        self.report.root = f"{self.report.root} (verifying its proof)"
-        until = None
-        row = None
-        while row not in self.checked:
-            if until is None and (row is None or not any(r.row == row for r in self.jobs.values())):  # (again, if
-                # its worker died)
-                job = self.stream.submit(unit)
-                with self._writing():
-                    row = self.db.execute("INSERT INTO tree_jobs (root, x, o, kind, state, worker, started_at) "
-                                          "VALUES (?, ?, ?, 'verify', 'running', ?, ?)",
-                                          (rid, _signed(root.key[0]), _signed(root.key[1]),
-                                           self.stream.running.get(job), time.time())).lastrowid
-                self.jobs[job] = Running(row, root, "verify", rid)
-            if until is None and (self.stop.requested or (self.deadline and time.time() >= self.deadline)):
-                self.report.stopped = "interrupted" if self.stop.requested else "time limit"
-                until = time.monotonic() + (GRACE if self.stop.requested else 0.0)
-            if until is not None and time.monotonic() > until:
-                for outcome in self.stream.stop():
-                    self._handle(outcome, root, rid)
-                return None
-            self._wait(root, rid)
-        self.report.root = self.report.root.removesuffix(" (verifying its proof)")
-        return self.checked.pop(row).verdict
+            _propagate_up(self.book, run.node.position)
+        run.result.value, run.result.verdict, run.result.proof_size = entry.value, verdict, entry.proof_size
+        run.done = True
 
 
 def _proof_text(entry: BookEntry) -> str:
@@ -632,8 +648,9 @@ def solve_in_book(
     progress: Progress | None = None,
     time_limit: float | None = None,
 ) -> SolveReport:
-    """Settle ``positions`` one after the other (each until settled) in the book at ``path`` (created if
-    absent); see the module docstring. The same call after any stop goes on where it ended."""
+    """Settle ``positions`` in the book at ``path`` (created if absent): searched at once, a free worker taking
+    a leaf of the first one open that has a leaf to give; see the module docstring. The same call after any
+    stop goes on where it ended."""
     plan = plan or SearchPlan()
     if not positions:
         raise QubicError("no position to solve; expected at least one")
@@ -650,13 +667,7 @@ def solve_in_book(
         try:
             with executor.stream(run_job) as stream:
                 master = Master(book, plan, stream, report, progress, deadline, stop)
-                try:
-                    for position in positions:
-                        master.solve(position)
-                        if report.stopped:
-                            break
-                except NoRoom as exc:
-                    master._no_room(exc)
+                master.run(positions)
                 report.seconds = time.monotonic() - master.start
                 report.tree = len(master.tree)
         finally:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import time
 
+from ..book import OpeningBook
 from ..book.build import DEFAULT_MEMORY
 from ..book.prooftree import POLICIES
 from ..book.treestatus import format_status, plot_roots, tree_status
 from ..book.twolevel import DEFAULT_GROWTH, DEFAULT_JOB_NODES, RootResult, SearchPlan, SolveReport, solve_in_book
+from ..position import Position
 from ..saving import check_writable
 from ..strategy.solve import INFINITY
 from ..wording import counted, short_count
@@ -40,10 +42,13 @@ def _took(result: RootResult) -> str:
     return f"[{counted(result.jobs, 'job')}, {result.nodes:,} nodes, {result.seconds:,.1f} s]"
 
 
-def _root_line(text: str, result: RootResult, side: str) -> str:
+def _root_line(text: str, result: RootResult, position: Position, book: OpeningBook) -> str:
     name = text if text == result.position else f"{text} ({result.position})"
     if result.value in ("win", "loss") and result.settled:
-        what = "WINS" if result.value == "win" else "LOSES"
+        answer = book.lookup(position)
+        move = "none" if answer is None or answer.move is None else answer.move
+        side = position.to_move.upper()
+        what = f"WINS with {move}" if result.value == "win" else f"LOSES (longest defence: {move})"
         check = "its proof VERIFIED" if result.verdict == "verified" else "settled in the book before"
         return f"{name}: {side} to move {what}: {result.proof_size or 0:,} strategic positions, {check} {_took(result)}"
     if result.settled:
@@ -75,8 +80,9 @@ def run_solve(args: argparse.Namespace) -> int:
 
         report = solve_in_book(args.book, positions, plan=plan, executor=executor, progress=show,
                                time_limit=args.time_limit)
-    for text, position, result in zip(args.positions, positions, report.results):
-        say(_root_line(text, result, position.to_move.upper()))
+    with OpeningBook.open(args.book) as book:
+        for text, position, result in zip(args.positions, positions, report.results):
+            say(_root_line(text, result, position, book))
     jobs = max(report.jobs, 1)
     say(f"{args.book}: {counted(report.jobs, 'job')} this run ({report.settled_jobs:,} settled their leaf, "
         f"{report.open_jobs:,} came back open, {report.lost:,} lost), {report.nodes:,} nodes in "
@@ -119,7 +125,8 @@ def register(books: argparse._SubParsersAction) -> None:
                                        "(resumes where it stopped)")
     s.add_argument("book", metavar="BOOK", help="the SQLite file (created if absent, continued if present)")
     s.add_argument("positions", nargs="+", metavar="POSITION", type=_position_text,
-                   help="the positions to settle, one after the other (X attacks: does X win?)")
+                   help="the positions to settle (X attacks: does X win?), searched at once, the first given "
+                        "first: a free worker takes a leaf of the first one open that has a leaf to give")
     s.add_argument("--job-nodes", type=_nodes, default=DEFAULT_JOB_NODES, metavar="N",
                    help=f"nodes of a leaf's first job (default {DEFAULT_JOB_NODES:,})")
     s.add_argument("--growth", type=positive_int, default=DEFAULT_GROWTH, metavar="F",
