@@ -124,6 +124,18 @@ def parse_cell(text: str, form: str | None = None) -> int:
     )
 
 
+def read_move(text: str, notation: str) -> int:
+    """A cell typed by the user: any cell notation, bare numbers in ``notation``.
+
+    >>> read_move('.421', 'index'), read_move('421', 'index'), read_move('53', 'number'), read_move('5', 'index')
+    (52, 52, 52, 5)
+    """
+    s = text.strip()
+    if re.fullmatch(r"\d{1,2}", s) and notation in ("index", "number"):
+        return parse_cell(s, notation)
+    return parse_cell(s)
+
+
 def shown(text: str, limit: int = 60) -> str:
     """``text`` quoted for an error message, cut at a word within ``limit`` characters, with its
     length (1 MB in is not 1 MB out).

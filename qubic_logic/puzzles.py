@@ -36,7 +36,7 @@ from datetime import date
 from .core import shortest_forced_win, threats
 from .errors import QubicError
 from .geometry import cells_of
-from .match import make_player
+from .players import make_player
 from .notation import format_cell, format_mcdaniel, format_position
 from .position import Game, Position, other
 from .symmetry import TRANSFORMS, map_mask

@@ -21,11 +21,11 @@ from qubic_logic.book.store import SCHEMA_VERSION, BookEntry
 from qubic_logic.book.verify import verify_book
 from qubic_logic.errors import DataFormatError, QubicError
 from qubic_logic.executor import make_executor
-from qubic_logic.match import make_player
+from qubic_logic.players import make_player
 from qubic_logic.notation import format_patashnik, parse_patashnik, parse_position
 from qubic_logic.position import Game, Position
 from qubic_logic.strategy import StrategyDictionary
-from qubic_logic.strategy.split import reply_classes
+from qubic_logic.proof.split import reply_classes
 from qubic_logic.strategy.verify import verify
 from qubic_logic.symmetry import TRANSFORMS, map_mask
 

@@ -24,7 +24,7 @@ from qubic_logic.book.twolevel import SearchPlan, solve_in_book
 from qubic_logic.book.verify import verify_book
 from qubic_logic.executor import make_executor
 from qubic_logic.notation import parse_position
-from qubic_logic.strategy.solve import INFINITY, solve
+from qubic_logic.proof.solve import INFINITY, solve
 
 from .test_book import dask_cluster  # noqa: F401 - the fixture: a scheduler and two workers of Dask's own commands
 

@@ -22,7 +22,7 @@ from qubic_logic.forcetree import force_tree
 from qubic_logic.geometry import cells_of
 from qubic_logic.notation import parse_game
 from qubic_logic.notation import format_position, parse_cell, parse_position
-from qubic_logic.match import make_player
+from qubic_logic.players import make_player
 from qubic_logic.puzzles import answer, length_after
 from qubic_logic.render.view import principal_variation
 from qubic_logic.server import create_app

@@ -24,7 +24,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from ..match import make_player
+from ..players import make_player
 from ..notation import format_mcdaniel
 from ..server.launch import job_processes, running_server, server_process
 from .players import positions
@@ -111,7 +111,7 @@ def load(url: str, clients: int = CLIENTS, seconds: float = SECONDS) -> dict:
 
 
 def leaving(url: str, tries: int) -> list[float]:
-    """Seconds from a client leaving its verification until the job's processes are gone, per try."""
+    """Seconds between a client leaving its verification and the end of the job's processes, per try."""
     server = server_process(url)
     out = []
     for _ in range(tries):

@@ -5,7 +5,7 @@ unless given), one per class up to symmetry. The book proves the first
 player's wins: the *frontier* is the deepest level with X to move — level N,
 or N + 1 when O is to move at N stones — and each frontier position is a work
 unit (plain data: the position as text, the time and memory limits) that
-:func:`~qubic_logic.strategy.solve.solve` settles in a worker of an
+:func:`~qubic_logic.proof.solve.solve` settles in a worker of an
 :class:`~qubic_logic.executor.Executor`: ``win`` with its strategy, ``no win``
 (proven: X cannot force a win there) or ``open`` (not settled within the
 budget; never guessed).
@@ -22,14 +22,14 @@ Values then propagate towards the root, minimax over the classes of moves:
   cannot force a win, not that it loses, so it settles nothing above it).
 
 So the book's own propagation *is* the split of
-:func:`~qubic_logic.strategy.split.solve_split`: after X's first move each
+:func:`~qubic_logic.proof.split.solve_split`: after X's first move each
 class of O replies is a book position of its own, searched in its own table.
 
 Each settled position is one SQLite transaction (its search logged in the
 ``solves`` table), so a build killed at any point resumes where it stopped:
 settled positions are never searched again, and an ``open`` one only with a
 larger budget than it had. A search left open keeps the most-worked part of
-its table in the book (:func:`~qubic_logic.strategy.solve.solve`'s saved
+its table in the book (:func:`~qubic_logic.proof.solve.solve`'s saved
 tables), so a build with a larger budget goes on from it for the difference:
 the budget is the total time a position's searches may take.
 
@@ -52,7 +52,7 @@ from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
 from ..strategy.dictionary import Entry, StrategyDictionary
-from ..strategy.solve import DFPN_NATIVE, solve
+from ..proof.solve import DFPN_NATIVE, solve
 from ..supervisor import report, wrapping_up
 from .store import BookEntry, OpeningBook, SearchLog, canonical_key
 
@@ -129,7 +129,7 @@ class BookTree:
 class Unit(NamedTuple):
     """A search as a work unit (plain data): the position in Patashnik's format, the time limit (s), the
     memory limit (MB), a saved table to go on from, the deadline (``time.time()`` seconds) no search
-    passes, and optionally a node limit and the solver's options (:func:`~qubic_logic.strategy.solve.solve`).
+    passes, and optionally a node limit and the solver's options (:func:`~qubic_logic.proof.solve.solve`).
     A plain tuple of the first five is one too."""
 
     text: str

@@ -50,7 +50,7 @@ from typing import Callable
 from ..core import core_module
 from ..notation import format_patashnik, parse_position  # noqa: F401 - parse_position: the doctest
 from ..position import Position
-from ..strategy.solve import HARD_REPLY_PN, INFINITY
+from ..proof.solve import HARD_REPLY_PN, INFINITY
 from .build import children
 from .store import _signed, _unsigned, canonical_key
 

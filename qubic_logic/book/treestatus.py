@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from ..position import Position
 from ..saving import write_atomically
 from ..sqlitefile import is_being_written
-from ..strategy.solve import INFINITY
+from ..proof.solve import INFINITY
 from ..wording import counted
 from .store import OpeningBook, _unsigned, position_name
 

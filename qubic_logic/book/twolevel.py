@@ -57,7 +57,7 @@ from ..errors import QubicError
 from ..executor import Executor, Outcome, UnitStream, make_executor
 from ..notation import format_patashnik
 from ..position import Position, other
-from ..strategy.solve import INFINITY
+from ..proof.solve import INFINITY
 from ..strategy.dictionary import StrategyDictionary
 from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, derived, propagated
 from .leafjobs import CheckOutcome, LeafOutcome, LeafSearch, ProofCheck, run_job
@@ -82,7 +82,7 @@ class SearchPlan:
     next job goes on from its last one's table (else it starts afresh).
     ``job_time``: seconds a job may take besides its node budget (None: no
     limit). ``weak_pns`` and ``pass_nodes``: the df-pn's options
-    (:func:`~qubic_logic.strategy.solve.solve`).
+    (:func:`~qubic_logic.proof.solve.solve`).
     """
 
     job_nodes: int = DEFAULT_JOB_NODES

@@ -12,7 +12,7 @@ from ..book.treestatus import format_status, plot_roots, tree_status
 from ..book.twolevel import DEFAULT_GROWTH, DEFAULT_JOB_NODES, RootResult, SearchPlan, SolveReport, solve_in_book
 from ..position import Position
 from ..saving import check_writable
-from ..strategy.solve import INFINITY
+from ..proof.solve import INFINITY
 from ..wording import counted, short_count
 from ._common import _position, check_output, executor_args, executor_from, json_arg, positive_int, print_json, seconds
 from ._terminal import console as terminal_console, say

@@ -192,7 +192,7 @@ def declarative_time_limit(args: argparse.Namespace) -> float | None:
 
 def supervised_engine(args: argparse.Namespace):
     """The engine ``args.engine`` names; ``asp`` and ``prolog`` run in a supervised worker."""
-    from ..supervisor import engine_for
+    from ..engines.supervised import engine_for
 
     return engine_for(args.engine, getattr(args, "memory_limit", None) or None)
 

@@ -19,8 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..errors import QubicError
-from ..match import make_player
-from ..players import player_names
+from ..players import make_player, player_names
 from ..players.doake.report import evaluation_rows, pattern_rows
 from ..players.doake.store import Brain
 from ..players.doake.train import SELF, evaluate, train, wilson

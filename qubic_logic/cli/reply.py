@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import IllegalMoveError
-from ..match import make_player
-from ..players import player_names
+from ..players import make_player, player_names
 from ._common import cell_names, json_arg, notation_arg, print_json
 from ._game import game_arg, game_of
 from ._terminal import say

@@ -22,16 +22,16 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import CORE_NAME, __version__
 from ..analysis import analyse
-from ..cli.play import hint, read_move
 from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
 from ..errors import QubicError
 from ..forcegraph import MERGES, fold_forced, force_graph
 from ..forcetree import EDGE_KINDS, edge_moves, force_tree
 from ..geometry import cells_of
-from ..match import make_player
-from ..notation import CELL_FORMS, CellNames, input_notation, format_cell, format_mcdaniel, parse_game, parse_position, root_of
-from ..players import REGISTRY, player_names
+from ..hints import hint
+from ..notation import (CELL_FORMS, CellNames, input_notation, format_cell, format_mcdaniel, parse_game, parse_position,
+                        read_move, root_of)
+from ..players import REGISTRY, make_player, player_names
 from ..players.origins import ORIGINS
 from ..position import Game
 from ..lessons import answer as lesson_answer, lesson, lesson_names

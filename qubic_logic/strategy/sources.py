@@ -117,7 +117,7 @@ class PlayerStrategy(Strategy):
     """A registered player, asked afresh at each call (seed 0), so the same game gives the same move."""
 
     def __init__(self, source: str) -> None:
-        from ..match import make_player
+        from ..players import make_player
 
         super().__init__(source)
         self.spec = source[len(PLAYER_PREFIX):] if source.startswith(PLAYER_PREFIX) else source

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .. import bitboard
-from ..core import NATIVE, native_extension
+from ..native import NATIVE, native_extension
 from ..errors import EngineUnavailableError
 from ..executor import make_executor
 from ..notation import format_patashnik

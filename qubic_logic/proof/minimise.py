@@ -28,7 +28,7 @@ always give the same strategy; the result is checked with
 
 Two or more verified strategies from the same root give more known wins to
 choose from: :func:`minimised_union` chooses over their union. Run it as
-``python -m qubic_logic.strategy.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``
+``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``
 (where two name the same position, the earlier file's move is the starting
 choice; the result is verified before it is written).
 """
@@ -49,8 +49,8 @@ from ..notation import format_patashnik
 from ..geometry import cells_of
 from ..position import Position, other
 from ..symmetry import TRANSFORMS, canonical_masks
-from .dictionary import Entry, StrategyDictionary, patashnik_path
-from .verify import VERIFY_NATIVE, Verification, plain_entries, verify
+from ..strategy.dictionary import Entry, StrategyDictionary, patashnik_path
+from ..strategy.verify import VERIFY_NATIVE, Verification, plain_entries, verify
 
 FULL = (1 << 64) - 1
 Key = tuple[int, int]  # canonical (attacker mask, defender mask)
@@ -447,11 +447,11 @@ def write_verified(out: Path, build: Callable[[], StrategyDictionary], what: str
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m qubic_logic.strategy.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``.
+    """``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``.
 
     Writes the verified, minimised union; returns the exit status.
     """
-    parser = argparse.ArgumentParser(prog="python -m qubic_logic.strategy.minimise",
+    parser = argparse.ArgumentParser(prog="python -m qubic_logic.proof.minimise",
                                      description="Minimise the union of verified strategies from one root.")
     parser.add_argument("out", metavar="OUT", help="where to write the verified, minimised strategy")
     parser.add_argument("sources", metavar="DICTIONARY", nargs="+", help="verified strategies from one root")
@@ -472,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         dictionaries = [StrategyDictionary.load(path) for path in sources]
         for path, d in zip(sources, dictionaries):
             print(f"{path}: {len(d):,} entries")
-        header = ["Minimised union (qubic-logic: python -m qubic_logic.strategy.minimise) of the strategies:",
+        header = ["Minimised union (qubic-logic: python -m qubic_logic.proof.minimise) of the strategies:",
                   *(f"  {Path(path).name}: {_described(path, d)}" for path, d in zip(sources, dictionaries)),
                   f"root: {format_patashnik(dictionaries[0].root)}",
                   "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.",
