@@ -339,3 +339,19 @@ def test_a_local_stream_gives_back_the_unit_of_a_worker_that_died():
         while not (found := stream.poll(1.0)):
             pass
         assert [(o.job, o.kind, o.value) for o in found] == [(again, "done", None)]
+
+
+@pytest.mark.slow
+def test_the_bench_section_compares_with_book_build_and_measures_the_options():
+    import io
+
+    from rich.console import Console
+
+    from qubic_logic import bench
+
+    out = io.StringIO()
+    results = bench.load("twolevel").run(Console(file=out, width=160), quick=True)
+    text = out.getvalue()
+    assert "nodes: book build / two-level on 1 worker" in text and "wall clock: 1 worker / 2 workers" in text
+    assert results["build"]["nodes"] > 0 and results["one"]["nodes"] > 0 and results["two"]["jobs"] > 0
+    assert len(results["options"]) == 7 and all(r["nodes"] > 0 for r in results["options"].values())

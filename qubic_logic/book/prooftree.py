@@ -359,13 +359,6 @@ class ProofTree:
         self.changed = {}
         self.new_edges = []
 
-    def counts(self) -> dict[str, int]:
-        """Nodes in all, expanded, settled, and leaves still open."""
-        nodes = self.nodes.values()
-        return {"nodes": len(self.nodes), "expanded": sum(n.edges is not None for n in nodes),
-                "settled": sum(n.settled for n in nodes),
-                "open leaves": sum(n.edges is None and not n.settled for n in nodes)}
-
 
 def numbers_of_value(value: str | None, x_to_move: bool) -> tuple[int, int] | None:
     """A book value (for the side to move) as X's proof and disproof numbers, when it settles X's win.

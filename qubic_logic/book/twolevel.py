@@ -143,6 +143,7 @@ class SolveReport:
     verify_seconds: float = 0.0  # spent verifying proofs in the workers
     stopped: str | None = None  # None, 'interrupted', 'time limit', 'disk full'
     why: str = ""  # what could not be written, when the disk was full
+    verifying: bool = False  # the root is proven, its proof being verified
     results: list[RootResult] = field(default_factory=list)
 
     @property
@@ -478,7 +479,7 @@ class Master:
         self.shown = now
         r = self.report
         first = next((run for run in runs if not run.done), runs[-1])
-        r.root = first.result.position + (" (verifying its proof)" if first.check is not None else "")
+        r.root, r.verifying = first.result.position, first.check is not None
         r.pn, r.dn = first.node.pn, first.node.dn
         r.seconds = now - self.start
         r.running = len(self.jobs)

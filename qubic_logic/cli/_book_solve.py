@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from rich.text import Text
+
 from ..book import OpeningBook
 from ..book.build import DEFAULT_MEMORY
 from ..book.prooftree import POLICIES
@@ -33,6 +35,8 @@ def progress_line(r: SolveReport) -> str:
     >>> progress_line(r), len(progress_line(r)) <= 80
     ('pn 312 dn 100M │ 100k settled 23.5k open 512 running │ 3.12T nodes 312G/s', True)
     """
+    if r.verifying:
+        return f"{r.root} is proven: verifying its proof │ {short_count(r.settled_jobs)} settled"
     return (f"pn {_number(r.pn)} dn {_number(r.dn)} │ {short_count(r.settled_jobs)} settled "
             f"{short_count(r.open_jobs)} open {short_count(r.running)} running │ "
             f"{short_count(r.nodes + r.running_nodes)} nodes {short_count(r.rate)}/s")
@@ -72,8 +76,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
         def show(r: SolveReport) -> None:
             line = progress_line(r)
-            if err.is_terminal:
-                status.update(line)
+            if err.is_terminal:  # one line, whatever the window's width
+                status.update(Text(line, no_wrap=True, overflow="ellipsis"))
             elif time.monotonic() - shown[0] >= PIPED_EVERY:
                 shown[0] = time.monotonic()
                 say(f"{r.root}: {line}", file=err.file, flush=True)
