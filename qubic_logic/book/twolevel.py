@@ -62,7 +62,7 @@ from ..strategy.dictionary import StrategyDictionary
 from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, derived, propagated
 from .leafjobs import CheckOutcome, LeafOutcome, LeafSearch, ProofCheck, run_job
 from .prooftree import Node, ProofTree, numbers_of_value
-from .store import BookEntry, OpeningBook, _now, _signed, canonical_key, position_name
+from .store import BookEntry, OpeningBook, _now, _signed, position_name
 
 DEFAULT_JOB_NODES = 1_000_000
 DEFAULT_GROWTH = 4
