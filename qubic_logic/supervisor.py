@@ -200,6 +200,21 @@ def ignore_sigint() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU seconds used so far by process ``pid`` and its finished children (None: gone, or no psutil).
+
+    >>> cpu_seconds(os.getpid()) > 0
+    True
+    """
+    try:
+        import psutil
+
+        t = psutil.Process(pid).cpu_times()
+    except Exception:  # noqa: BLE001 - gone already, or no psutil
+        return None
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def _descendants(pid: int) -> list[int]:
     """The processes below ``pid`` (none when it is gone or psutil is missing)."""
     try:
@@ -268,13 +283,15 @@ class Supervisor:
             raise value
         return kind, value
 
-    def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None,
+    def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None, cpu_limit: float | None = None,
              on_progress: Callable[[Any], None] | None = None, what: str = "the query", grace: float = GRACE,
              **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in the worker; its result, or the exception it raised.
 
-        Past ``limit`` seconds (plus ``grace``, for work with a limit of its own) raises
-        :class:`QueryTimeout`, on Ctrl-C :class:`Interrupted`, when the worker
+        Past ``limit`` seconds (plus ``grace``, for work with a limit of its own), or once the work has
+        used ``cpu_limit`` seconds of CPU time (the worker's and its children's: a busy machine does not
+        count against it), raises :class:`QueryTimeout` (``cpu`` True for the CPU limit), on Ctrl-C
+        :class:`Interrupted`, when the worker
         exceeds the memory limit or dies a :class:`QubicError`; ``what`` names
         the work in those messages, whose ``partial`` is the last
         :func:`report`. ``fn`` and its arguments must pickle (module-level
@@ -282,6 +299,7 @@ class Supervisor:
         """
         conn = self.submit(fn, *args, **kwargs)
         deadline = time.monotonic() + limit + grace if limit else None
+        cpu_start = cpu_seconds(self._process.pid) if cpu_limit else None
         partial = None
         try:
             while True:
@@ -300,6 +318,11 @@ class Supervisor:
                     self.stop()
                     raise QueryTimeout(f"{what} did not finish within the time limit of {limit:.3g} s",
                                        partial=partial)
+                if cpu_start is not None and (cpu_seconds(self._process.pid) or 0.0) - cpu_start >= cpu_limit:
+                    self.stop()
+                    late = QueryTimeout(f"{what} did not finish within {cpu_limit:.3g} s of CPU time", partial=partial)
+                    late.cpu = True  # type: ignore[attr-defined]
+                    raise late
         except KeyboardInterrupt:
             self.stop()
             raise Interrupted(f"{what} was interrupted", partial=partial) from None

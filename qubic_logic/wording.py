@@ -1,4 +1,5 @@
-"""Counts and lists in words: ``1 position``, ``2 positions``, ``1,000 tree nodes``, ``16, 31 or 42``.
+"""Counts and lists in words: ``1 position``, ``2 positions``, ``1,000 tree nodes``, ``16, 31 or 42``;
+``3.1G`` where room is short.
 
 >>> counted(1, "position"), counted(12_000, "tree node"), counted(2, "match", "matches")
 ('1 position', '12,000 tree nodes', '2 matches')
@@ -25,3 +26,16 @@ def listed(items: list[str], conjunction: str = "or", limit: int | None = None) 
     if len(items) < 2:
         return "".join(items)
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def short_count(n: float) -> str:
+    """``n`` in at most five characters: ``987``, ``12.3k``, ``456k``, ``3.12G`` (for lines that must stay short).
+
+    >>> [short_count(n) for n in (987, 12_345, 456_789, 3_123_456_789, 1e15)]
+    ['987', '12.3k', '457k', '3.12G', '1000T']
+    """
+    for unit, size in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= size:
+            value = n / size
+            return f"{value:.3g}{unit}" if value < 1000 else f"{value:.0f}{unit}"
+    return f"{n:.0f}"

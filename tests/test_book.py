@@ -238,7 +238,7 @@ def test_a_version_1_book_is_upgraded_in_place(tmp_path):
     with OpeningBook.open(path) as book:
         assert book.saved_tables() == (0, 0) and book.get(parse_position("moves:0")).move == 21
         assert book.searches(parse_position("moves:0")) == [(1, "unknown (time limit)", 5, 0.5, None, None)]
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
 
 
 def _settled(path: Path) -> int:

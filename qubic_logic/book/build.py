@@ -54,7 +54,7 @@ from ..geometry import cells_of
 from ..position import Position, other
 from ..strategy.dictionary import Entry, StrategyDictionary
 from ..proof.solve import DFPN_NATIVE, solve
-from ..supervisor import wrapping_up
+from ..supervisor import report, wrapping_up
 from .store import BookEntry, OpeningBook, SearchLog, canonical_key
 
 DEFAULT_BUDGET = 60.0
@@ -176,7 +176,20 @@ class BookTree:
         return [Position(*key) for level in self.levels for key in level]
 
 
-Unit = tuple[str, float | None, float | None, bytes | None, float | None]
+class Unit(NamedTuple):
+    """A search as a work unit (plain data): the position in Patashnik's format, the time limit (s), the
+    memory limit (MB), a saved table to go on from, the deadline (``time.time()`` seconds) no search
+    passes, and optionally a node limit and the solver's options (:func:`~qubic_logic.proof.solve.solve`).
+    A plain tuple of the first five is one too."""
+
+    text: str
+    limit: float | None
+    memory: float | None
+    table: bytes | None
+    deadline: float | None
+    node_limit: int | None = None
+    weak_pns: int = 0
+    pass_nodes: int | None = None
 
 
 class Result(NamedTuple):
@@ -201,13 +214,16 @@ GRACE = 60.0  # seconds past the build's deadline for the searches to hand in th
 
 
 def _unless_wrapping_up(nodes: int, pn: int, dn: int) -> None:
-    """A search's progress callback in a worker: stop as on Ctrl-C (keeping the table) when asked to wrap up."""
+    """A search's progress callback in a worker: tell the parent how far it got (local workers), and stop as
+    on Ctrl-C (keeping the table) when asked to wrap up."""
+    report((nodes, pn, dn))
     if wrapping_up():
         raise KeyboardInterrupt
 
 
-def solve_position_unit(unit: Unit) -> Result:
-    """One work unit ``(position in Patashnik's format, time limit, memory limit MB, saved table, deadline)``.
+def solve_position_unit(unit: Unit | tuple) -> Result:
+    """One work unit (a :class:`Unit`: position in Patashnik's format, time limit, memory limit MB, saved
+    table, deadline, and optionally a node limit and solver options).
 
     The saved table (or None) is an earlier search's, to go on from; the
     deadline (``time.time()`` seconds, or None) is the build's, which the
@@ -217,20 +233,20 @@ def solve_position_unit(unit: Unit) -> Result:
     >>> r.status, len(r.strategy.splitlines()) > r.size > 0
     ('won', True)
     """
-    text, limit, memory, table, deadline = unit
+    text, limit, memory, table, deadline, node_limit, weak_pns, pass_nodes = Unit(*unit)
     if deadline is not None:
         left = deadline - time.time()
         if left <= 0:
             return Result("unknown", None, "", 0, 0, 0.0, NOT_STARTED, None, 0.0)
         limit = left if limit is None else min(limit, left)
     position = parse_patashnik(text)
+    options = dict(time_limit=limit, memory_limit=memory, node_limit=node_limit, weak_pns=weak_pns,
+                   pass_nodes=pass_nodes, save_table=DFPN_NATIVE is not None, progress=_unless_wrapping_up)
     try:
-        r = solve(position, time_limit=limit, memory_limit=memory, table=table, save_table=DFPN_NATIVE is not None,
-                  progress=_unless_wrapping_up)
+        r = solve(position, table=table, **options)
     except DataFormatError:  # saved by another version of the solver: start afresh
         table = None
-        r = solve(position, time_limit=limit, memory_limit=memory, save_table=DFPN_NATIVE is not None,
-                  progress=_unless_wrapping_up)
+        r = solve(position, **options)
     strategy = r.strategy.dumps() if r.strategy is not None else ""
     return Result(r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table, limit,
                   r.proof_number, r.disproof_number, table is not None)

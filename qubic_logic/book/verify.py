@@ -93,7 +93,7 @@ def verify_unit(unit: tuple[str, str, str]) -> Check:
             return Check("refuted", positions, seconds,
                          reason=f"{value} at {text} is not shown: a move ends the game ({_result(root)})")
         try:
-            check = verify(strategy, root, jobs=1)
+            check = verify(strategy, root, jobs=1, shortest=False)  # a verdict, not the shortest witnesses
         except MemoryError:
             return Check("incomplete", positions, seconds, reason="it did not fit in memory")
         positions += check.positions

@@ -153,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    args.own_process = argv is None  # a real command line: the command may end the process itself
     try:
         return int(args.func(args) or 0)
     except QubicError as exc:

@@ -22,6 +22,7 @@ from ..wording import counted
 from ._common import (_position, cell_names, check_output, executor_args, executor_from, json_arg, non_negative_int, notation_arg,
                       positive_int, print_json, seconds)
 from ._terminal import say, console as terminal_console
+from . import _book_solve as book_solve
 
 
 MAX_DEPTH = 4  # stones below the root: 20,851 positions to search at 4 from the empty board, ~30 times more at 6
@@ -299,3 +300,5 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "for the same command to go on with")
     executor_args(i)
     i.set_defaults(func=run_import)
+
+    book_solve.register(books)

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -40,10 +40,11 @@ from ..puzzles import SOURCES, Answer, answer, daily, generate, winning_first_mo
 from ..ratings import shipped_ratings
 from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
 from ..render.explorer import explorer_data
-from ..render.layout import layout
+from ..render.layout import MAX_EDGES, MAX_ID, MAX_NODES, MAX_SEGMENTS, GraphError, boxes_of, check_graph
 from ..review import review, summary
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
+from .layouts import SECONDS as LAYOUT_SECONDS, ClientGone
 from .verifying import VerificationJob
 
 router = APIRouter(prefix="/api")
@@ -111,12 +112,19 @@ class TreeRequest(WinRequest):
     fold: bool = Field(True, description="fold each threat and its forced reply into one step edge")
 
 
+NodeId = Annotated[int, Field(ge=0, le=MAX_ID)]
+Pixels = Annotated[float, Field(gt=0, le=2000)]
+
+
 class LayoutRequest(BaseModel):
-    nodes: Annotated[list[tuple[int, Annotated[float, Field(gt=0, le=2000)], Annotated[float, Field(gt=0, le=2000)]]],
-                     Field(min_length=1, max_length=MAX_TREE_NODES,
-                           description="the boxes to place: [id, width, height] in pixels")]
-    edges: Annotated[list[tuple[int, int]], Field(max_length=4 * MAX_TREE_NODES,
-                                                  description="[from, to] pairs of node ids")] = []
+    nodes: Annotated[list[tuple[NodeId, Pixels, Pixels]],
+                     Field(min_length=1, max_length=MAX_NODES,
+                           description=f"the boxes to place: [id, width, height] in pixels; ids 0..{MAX_ID}, "
+                                       f"each once, at most {MAX_NODES:,} boxes")]
+    edges: Annotated[list[tuple[NodeId, NodeId]],
+                     Field(max_length=MAX_EDGES,
+                           description=f"[from, to] pairs of node ids, each once, no cycle, at most {MAX_EDGES:,}; "
+                                       f"an edge counts once per rank it crosses, at most {MAX_SEGMENTS:,} in all")] = []
     rankdir: Literal["TB", "LR"] = "TB"
 
 
@@ -211,7 +219,9 @@ def info() -> dict:
             "edge_kinds": EDGE_KINDS, "dictionaries": list(DICTIONARIES), "puzzle_sources": list(SOURCES),
             "strategies": strategy_rule_files() + [f"player:{n}" for n in player_names()],
             "limits": {"seconds": MAX_SECONDS, "tree_nodes": MAX_TREE_NODES, "text": MAX_TEXT,
-                       "dictionary": MAX_DICTIONARY}}
+                       "dictionary": MAX_DICTIONARY,
+                       "layout": {"nodes": MAX_NODES, "edges": MAX_EDGES, "segments": MAX_SEGMENTS,
+                                  "seconds": LAYOUT_SECONDS}}}
 
 
 class TextRequest(BaseModel):
@@ -272,14 +282,16 @@ async def tree(req: TreeRequest, request: Request) -> dict:
 
 @router.post("/layout", summary="Graphviz dot layout of boxes and edges: centres and edge curves in pixels")
 async def layout_route(req: LayoutRequest, request: Request) -> dict:
-    boxes = {n: (w, h) for n, w, h in req.nodes}
-    unknown = [e for e in req.edges if e[0] not in boxes or e[1] not in boxes]
-    if unknown:
-        raise InputError("edges", f"edge {list(unknown[0])} joins a node not in 'nodes'; "
-                                  "expected pairs of the given node ids")
+    try:
+        boxes = boxes_of(req.nodes)
+        check_graph(boxes, req.edges)
+    except GraphError as exc:
+        raise InputError(exc.field, str(exc).removeprefix(f"{exc.field}: ")) from None
     start = time.perf_counter()
-    laid = await _runner(request).call(layout, boxes, req.edges, req.rankdir, seconds=MAX_SECONDS,
-                                       what="laying out the graph")
+    try:
+        laid = await request.app.state.layouts.lay_out(boxes, req.edges, req.rankdir, request.is_disconnected)
+    except ClientGone:
+        return Response(status_code=499)  # nobody reads it: the client has gone
     return {"nodes": {str(n): xy for n, xy in laid.nodes.items()},
             "edges": [{"source": a, "target": b, "d": d} for (a, b), d in laid.edges.items()],
             "width": laid.width, "height": laid.height, "seconds": round(time.perf_counter() - start, 4)}

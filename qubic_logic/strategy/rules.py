@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from ..geometry import cells_of
 from ..notation import format_patashnik
+from ..saving import line_safe
 from ..symmetry import TRANSFORMS, map_mask
 from .dictionary import StrategyDictionary
 from .wildcard import WildcardLine
@@ -133,11 +134,11 @@ def strategy_rules(lines: Sequence[WildcardLine], language: str, dictionary: Str
     root = dictionary.root if dictionary is not None else None
     what = (f"{name} as {len(lines)} patterns (wildcard lines up to symmetry) in "
             f"{'ASP' if language == 'asp' else 'Prolog'}, written by qubic strategy convert.")
-    header = [f"% {os.path.basename(file)} -- {what}" if file else f"% {what}",
+    header = [f"% {line_safe(os.path.basename(file))} -- {line_safe(what)}" if file else f"% {line_safe(what)}",
               "% X's move at every strategic position; the verifier adds (1) win now, (2) block a three and",
               "% (4) a forced win by threat sequence (docs/strategies.md).",
               f"% Verify: qubic verify strategy THIS_FILE{' --root ' + format_patashnik(root) if root and root.count else ''}"]
     if dictionary is not None and dictionary.header:
-        header += ["%", "% The dictionary's own header (its source and terms):", *(f"% {h}".rstrip() for h in dictionary.header)]
+        header += ["%", "% The dictionary's own header (its source and terms):", *(f"% {line_safe(h)}".rstrip() for h in dictionary.header)]
     return "\n".join([*header, "", *rules]) + "\n"
 
