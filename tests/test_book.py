@@ -227,8 +227,9 @@ def test_a_version_1_book_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite"
     with OpeningBook.open(path, create=True) as book:
         book.settle(BookEntry(parse_position("moves:0"), "loss", move=21, proof_size=3))
-    db = sqlite3.connect(path)  # version 1: no saved tables, no numbers of open searches
-    db.executescript("""DROP TABLE tables; DROP TABLE solves;
+    db = sqlite3.connect(path)  # version 1: no saved tables, no numbers of open searches, no search tree
+    db.executescript("""DROP TABLE tables; DROP TABLE solves; DROP TABLE tree_nodes; DROP TABLE tree_edges;
+        DROP TABLE tree_roots; DROP TABLE tree_jobs; DROP TABLE tree_trace;
         CREATE TABLE solves (id INTEGER PRIMARY KEY, build INTEGER NOT NULL, x INTEGER NOT NULL,
             o INTEGER NOT NULL, status TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
             budget REAL, finished_at TEXT NOT NULL);
