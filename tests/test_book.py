@@ -210,7 +210,7 @@ def test_a_build_runs_in_rounds_each_going_on_from_the_last_one_s_table(tmp_path
     path = tmp_path / "b.sqlite"
     done = qubic("book", "build", str(path), "--stones", "2", "--root", TIGHT, "--budget", "60",
                  "--first-round", "0.05", "--jobs", "1")
-    rounds = re.findall(r"^round (\d) of 5 \(([\d.]+) s\): searched (\d) of (\d)", done.stderr, re.M)
+    rounds = re.findall(r"^round (\d) of 5 \(([\d.]+) s a position\): searched (\d) of (\d)", done.stderr, re.M)
     assert rounds[0] == ("1", "0.05", "0", "1") and ("1", "0.05", "1", "1") in rounds, done.stderr
     with OpeningBook.open(path) as book:
         entry = book.get(parse_position(TIGHT))
