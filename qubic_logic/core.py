@@ -11,7 +11,6 @@ environment variable ``QUBIC_CORE=python`` to force the fallback.
 
 from __future__ import annotations
 
-import importlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -19,22 +18,8 @@ from types import ModuleType
 
 from . import bitboard
 from .errors import EngineUnavailableError, QueryTimeout
+from .native import NATIVE
 from .position import Position, Side, other
-
-
-def native_extension(name: str) -> ModuleType | None:
-    """The compiled extension ``qubic_logic.<name>`` (solvers/*.c), or None when it was not built.
-
-    >>> native_extension("_no_such_extension") is None
-    True
-    """
-    try:
-        return importlib.import_module(f"{__package__}.{name}")
-    except ImportError:
-        return None
-
-
-NATIVE: ModuleType | None = native_extension("_native")
 
 
 def core_module(name: str = "auto") -> ModuleType:

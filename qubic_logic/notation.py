@@ -124,6 +124,18 @@ def parse_cell(text: str, form: str | None = None) -> int:
     )
 
 
+def read_move(text: str, notation: str) -> int:
+    """A cell typed by the user: any cell notation, bare numbers in ``notation``.
+
+    >>> read_move('.421', 'index'), read_move('421', 'index'), read_move('53', 'number'), read_move('5', 'index')
+    (52, 52, 52, 5)
+    """
+    s = text.strip()
+    if re.fullmatch(r"\d{1,2}", s) and notation in ("index", "number"):
+        return parse_cell(s, notation)
+    return parse_cell(s)
+
+
 def shown(text: str, limit: int = 60) -> str:
     """``text`` quoted for an error message, cut at a word within ``limit`` characters, with its
     length (1 MB in is not 1 MB out).
@@ -174,6 +186,26 @@ def input_notation(text: str) -> str:
     if re.fullmatch(r"[\d\s]*[-,][\d,\-\s]*", s) or s == "64":
         return "number"
     return "index"
+
+
+def named_cells(text: str) -> str | None:
+    """The cell notation ``text`` names its cells in, or None when it names none that tell.
+
+    Like :func:`input_notation`, but a position that names no cells (Patashnik's run lengths, the
+    qubic notation, ``empty``) and a bare number (index or number?) say nothing: a page reading
+    them keeps the notation its reader chose.
+
+    >>> [named_cells(t) for t in ('1-2,22', 'mcdaniel:1-2', 'moves:0,1', '.231', '231 322', 'xo1x', '37', 'empty')]
+    ['number', 'number', 'index', 'hp67', 'lrc', None, None, None]
+    """
+    s = text.strip()
+    prefix, sep, _ = s.partition(":")
+    if sep and prefix.lower() in ("patashnik", "qubic", "empty"):
+        return None
+    if not sep and (re.fullmatch(r"[0-9]{1,2}", s) or s in ("", "empty") or "/" in s or re.search(r"[xo]", s)):
+        return None
+    form = input_notation(s)
+    return None if form == "index" and not sep else form
 
 
 @dataclass(frozen=True, slots=True)

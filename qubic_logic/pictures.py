@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from html import escape
+from typing import TYPE_CHECKING
 
 from .geometry import cell_at, coords
-from .position import Position
+
+if TYPE_CHECKING:
+    from .position import Position
 
 CELL = 22
 GAP = 14

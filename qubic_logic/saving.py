@@ -96,6 +96,17 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device (character specia
           (stat.S_ISSOCK, "a socket"))
 
 
+def kind_of(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file (``'a FIFO (named pipe)'``), else None.
+
+    >>> kind_of(os.stat('/dev/null').st_mode), kind_of(os.stat(__file__).st_mode)
+    ('a device (character special file)', None)
+    """
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return next((kind for test, kind in _KINDS if test(mode)), None)
+
+
 def target_of(path: str | os.PathLike) -> Path:
     """The file a write to ``path`` replaces: ``path`` itself, or the file a symbolic link leads to.
 
@@ -119,10 +130,10 @@ def target_of(path: str | os.PathLike) -> Path:
         return real
     except OSError as exc:
         raise QubicError(f"cannot write {_path(text)}: {exc.strerror or exc}") from None
-    for test, kind in _KINDS:
-        if test(mode):
-            seen = _path(text) if os.fspath(real) == os.path.abspath(text) else f"{_path(text)} (-> {_path(real)})"
-            raise QubicError(f"cannot write {seen}: it is {kind}; expected a regular file or a new file name")
+    kind = kind_of(mode)
+    if kind is not None:
+        seen = _path(text) if os.fspath(real) == os.path.abspath(text) else f"{_path(text)} (-> {_path(real)})"
+        raise QubicError(f"cannot write {seen}: it is {kind}; expected a regular file or a new file name")
     return real
 
 

@@ -22,10 +22,12 @@ and a call costs one round trip on a pipe (tens of microseconds), not a start:
 ...     worker.call(pow, 2, 10), worker.call(pow, 3, 2)
 (1024, 9)
 
-:class:`SupervisedEngine` is an :class:`~qubic_logic.engines.base.Engine`
-whose questions are answered by the ASP or Prolog engine inside such a worker;
-:func:`engine_for` gives one for ``asp`` and ``prolog`` and the plain engine
-for the native and Python cores (which stop by themselves).
+:class:`~qubic_logic.engines.supervised.SupervisedEngine` is an
+:class:`~qubic_logic.engines.base.Engine` whose questions are answered by the
+ASP or Prolog engine inside such a worker;
+:func:`~qubic_logic.engines.supervised.engine_for` gives one for ``asp`` and
+``prolog`` and the plain engine for the native and Python cores (which stop by
+themselves).
 """
 
 from __future__ import annotations
@@ -39,7 +41,6 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, Callable, Iterator
 
-from .engines.base import Engine
 from .errors import Interrupted, QubicError, QueryTimeout
 
 DEFAULT_MEMORY_MB = 4096  # address space of a worker: a runaway grounding stops here
@@ -177,18 +178,20 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
 
 
 @contextmanager
-def sigint_held() -> Iterator[None]:
-    """Ctrl-C held back (blocked, not lost: it arrives when the block ends) while processes start.
+def sigint_held(*also: int) -> Iterator[None]:
+    """Ctrl-C (and the signals ``also``) held back (blocked, not lost: it arrives when the block ends)
+    while processes start, or while work that must not stop half-way (a commit) runs.
 
     Ctrl-C reaches the terminal's whole process group, and a worker still importing must not print a
     traceback: a process started inside begins with SIGINT blocked (the mask survives ``exec``) until
     it ignores it (:func:`_worker`); the parent then sees its Ctrl-C and decides.
     """
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    held = {signal.SIGINT, *also}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
 
 def ignore_sigint() -> None:
@@ -334,9 +337,13 @@ class Supervisor:
         self.peak_memory = max(self.peak_memory, rss)
 
     def _memory_error(self, what: str, partial: Any) -> QubicError:
-        error = QubicError(f"{what} ran out of memory at the memory limit of {self.memory_limit:g} MB; "
-                           "raise --memory-limit, or bound the rules (a rule like p(X+1) :- p(X) "
-                           "grounds for ever)")
+        if self.memory_limit:
+            error = QubicError(f"{what} ran out of memory at the memory limit of {self.memory_limit:g} MB; "
+                               "raise --memory-limit, or bound the rules (a rule like p(X+1) :- p(X) "
+                               "grounds for ever)")
+        else:  # no limit of its own: the machine's memory ran out
+            error = QubicError(f"{what} ran out of memory (no memory limit was set: the machine's memory ran "
+                               "out); expected work that fits in memory")
         error.partial = partial  # type: ignore[attr-defined]
         return error
 
@@ -389,13 +396,12 @@ class Supervisor:
         self.stop()
 
 
-_reporting_solutions = False  # in a worker: SWI-Prolog hands each solution of a query to found()
 _finding = False  # in a worker: a user's query is running, whose answers go to the parent as found
 
 
 def found(kind: str, value: Any) -> None:
     """From an engine: an answer (``'model'`` or ``'solution'``) of the user's query running in a worker
-    (:meth:`SupervisedEngine.query`), sent to the parent as found. Elsewhere this does nothing.
+    (:meth:`~qubic_logic.engines.supervised.SupervisedEngine.query`), sent to the parent as found. Elsewhere this does nothing.
 
     >>> found('model', (['p(1)'], []))
     """
@@ -403,116 +409,13 @@ def found(kind: str, value: Any) -> None:
         report((kind, value))
 
 
-def _report_prolog_solutions() -> None:
-    """Define ``user:qubic_found/1`` in SWI-Prolog: each solution of a query is :func:`report`-ed as it
-    is found, so that a query stopped by Ctrl-C keeps what it found."""
-    global _reporting_solutions
-    if _reporting_solutions:
-        return
-    import json
-
-    from pyswip import registerForeign
-
-    from .engines.prolog import _start
-
-    _start()
-
-    def qubic_found(text: Any) -> bool:
-        found("solution", json.loads(text.value if hasattr(text, "value") else str(text)))
-        return True
-
-    registerForeign(qubic_found, arity=1)
-    _reporting_solutions = True
-
-
-def _asp_text(result: Any) -> Any:
-    """An ASP result whose models are text (clingo symbols pickle as pointers)."""
-    result.models = [[str(s) for s in model] for model in result.models]
-    return result
-
-
-def _engine_method(name: str, method: str, *args: Any, **kwargs: Any) -> Any:
-    """In the worker: ``get_engine(name).method(*args, **kwargs)`` (the engine stays loaded)."""
-    from .engines import get_engine
-
+@contextmanager
+def sending_found(on: bool = True) -> Iterator[None]:
+    """In a worker, while the block runs: :func:`found` sends the answers of the user's query to the parent
+    (``on``), or drops them (any other work)."""
     global _finding
-    if name == "prolog" and method == "query":
-        _report_prolog_solutions()
-    _finding = method == "query"
+    _finding = on
     try:
-        result = getattr(get_engine(name), method)(*args, **kwargs)
-    except QueryTimeout as exc:
-        if name == "asp" and method == "query" and exc.partial is not None:
-            exc.partial = _asp_text(exc.partial)
-        raise
+        yield
     finally:
         _finding = False
-    if name == "asp" and method == "query":
-        result = _asp_text(result)
-    return result
-
-
-class SupervisedEngine(Engine):
-    """The ``asp`` or ``prolog`` engine living in a :class:`Supervisor`'s worker.
-
-    Answers the :class:`~qubic_logic.engines.base.Engine` questions with the
-    same result types; the time limit of each call is enforced from outside,
-    and Ctrl-C kills the worker at once.
-    """
-
-    def __init__(self, name: str, supervisor: Supervisor | None = None) -> None:
-        self.name = name
-        self.supervisor = supervisor or Supervisor()
-
-    def _call(self, method: str, *args: Any, time_limit: float | None = None, **kwargs: Any) -> Any:
-        return self.supervisor.call(_engine_method, self.name, method, *args, limit=time_limit,
-                                    what=f"{self.name} engine: {method.replace('_', ' ')}", **kwargs)
-
-    def threats(self, position, time_limit: float | None = None):
-        return self._call("threats", position, time_limit, time_limit=time_limit)
-
-    def forcing_moves(self, position, side=None, time_limit: float | None = None) -> int:
-        return self._call("forcing_moves", position, side, time_limit, time_limit=time_limit)
-
-    def related_pairs(self, position, side=None, time_limit: float | None = None):
-        return self._call("related_pairs", position, side, time_limit, time_limit=time_limit)
-
-    def shortest_forced_win(self, position, max_length: int | None = None, time_limit: float | None = None):
-        return self._call("shortest_forced_win", position, max_length, time_limit, time_limit=time_limit)
-
-    def query(self, position, goal: str, files=(), time_limit: float | None = None, *,
-              on_found: Callable[[Any], None] | None = None, **options):
-        """The engine's query; ``on_found`` gets each ASP model (its atoms and costs as text) or Prolog
-        solution (a dict of bindings) as it is found: what a query stopped by Ctrl-C had."""
-        def progress(value: Any) -> None:
-            if on_found and isinstance(value, tuple) and value[:1] in (("model",), ("solution",)):
-                on_found(value[1])
-
-        result = self.supervisor.call(_engine_method, self.name, "query", position, goal, tuple(map(str, files)),
-                                      time_limit, limit=time_limit, on_progress=progress,
-                                      what=f"{self.name} engine: query", **options)
-        if self.name == "asp":
-            import clingo
-
-            result.models = [[clingo.parse_term(s) for s in model] for model in result.models]
-        return result
-
-    def close(self) -> None:
-        """Stop the worker."""
-        self.supervisor.stop()
-
-    def __repr__(self) -> str:
-        return f"<SupervisedEngine {self.name}>"
-
-
-def engine_for(name: str, memory_limit: float | None = DEFAULT_MEMORY_MB):
-    """The engine called ``name``: supervised for ``asp`` and ``prolog``, else the plain one.
-
-    >>> engine_for('python').name
-    'python'
-    """
-    from .engines import get_engine
-
-    if name in ("asp", "prolog"):
-        return SupervisedEngine(name, Supervisor(memory_limit))
-    return get_engine(name)

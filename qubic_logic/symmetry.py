@@ -28,7 +28,7 @@ from itertools import permutations, product
 from typing import TYPE_CHECKING
 
 from .geometry import CELLS, cell_at, coords
-from .core import NATIVE
+from .native import NATIVE
 
 if TYPE_CHECKING:
     from .position import Position

@@ -12,7 +12,7 @@ import pytest
 
 from qubic_logic.claims import load_claims, run_claim
 from qubic_logic.claims.catalog import parse_claim
-from qubic_logic.claims.seedtext import appendix_b, appendix_c, table_ii, table_iv, tokens_of
+from qubic_logic.seeds.excerpts import appendix_b, appendix_c, table_ii, table_iv, tokens_of
 from qubic_logic.cli import main
 from qubic_logic.errors import DataFormatError
 

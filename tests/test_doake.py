@@ -14,7 +14,8 @@ import pytest
 from qubic_logic.bench.interrupts import ctrl_c_as_in_a_terminal
 from qubic_logic.cli import main
 from qubic_logic.errors import DataFormatError, QubicError
-from qubic_logic.match import make_player, play_game
+from qubic_logic.match import play_game
+from qubic_logic.players import make_player
 from qubic_logic.players.doake.appendix import interleave
 from qubic_logic.players.doake.backtrack import analyse
 from qubic_logic.players.doake.board import LINES, START, Board

@@ -12,7 +12,7 @@ import pytest
 from qubic_logic.errors import QubicError
 from qubic_logic.executor import make_executor, run_all
 from qubic_logic.notation import parse_patashnik
-from qubic_logic.strategy.split import solve_split
+from qubic_logic.proof.split import solve_split
 from qubic_logic.strategy.verify import verify
 
 

@@ -8,7 +8,7 @@ from rich.console import Console
 
 from qubic_logic import bench
 from qubic_logic.bench import fidelity
-from qubic_logic.claims.seedtext import appendix_iii_reasons
+from qubic_logic.seeds.excerpts import appendix_iii_reasons
 
 
 def test_fidelity_section_runs_and_reports_every_record():

@@ -22,7 +22,7 @@ from qubic_logic.cli._common import megabytes, non_negative_int, positive_int, s
 from qubic_logic.notation import parse_game
 from qubic_logic.engines import ENGINE_NAMES, get_engine
 from qubic_logic.errors import GameOverError, QubicError
-from qubic_logic.match import make_player
+from qubic_logic.players import make_player
 from qubic_logic.notation import (
     CELL_FORMS, format_mcdaniel, format_patashnik, format_position, parse_cell, parse_mcdaniel, parse_moves,
     parse_patashnik, parse_position, parse_qubic,

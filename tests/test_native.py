@@ -200,7 +200,7 @@ def test_witness_replay_agrees_with_the_referee():
     """The C replay (incremental threat scans) accepts exactly the sequences the referee accepts:
     the forced wins found, and random threat sequences from seeded random positions, among them
     counter-threats the attacker ignores (which only the counter-threat rule rejects)."""
-    from qubic_logic.strategy.solve import _native_holds, _python_holds
+    from qubic_logic.proof.solve import _native_holds, _python_holds
 
     rng = random.Random(2026)
     accepted = ignored_counter_threats = 0

@@ -316,7 +316,7 @@ def test_the_disk_keeps_only_games_that_win_when_they_can_and_block_threes():
 
 
 def test_the_l1220_record_reads_52_for_42_and_all_its_games_replay():
-    from qubic_logic.claims.seedtext import appendix_c, record_games
+    from qubic_logic.seeds.excerpts import appendix_c, record_games
     from qubic_logic.players.stored_games import OCR_CORRECTIONS, appendix_games
 
     record = next(r for r in appendix_c() if r.line == 1220)

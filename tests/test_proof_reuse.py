@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from qubic_logic.notation import parse_position
-from qubic_logic.strategy.solve import solve
+from qubic_logic.proof.solve import solve
 from qubic_logic.strategy.verify import verify
 
 

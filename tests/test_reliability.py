@@ -16,7 +16,7 @@ import pytest
 from qubic_logic.bench.interrupts import qubic
 from qubic_logic.engines import ENGINE_NAMES, get_engine
 from qubic_logic.errors import GameOverError, NotationError, QubicError
-from qubic_logic.match import make_player
+from qubic_logic.players import make_player
 from qubic_logic.notation import parse_mcdaniel, parse_patashnik, parse_position
 from qubic_logic.position import Position
 from qubic_logic.strategy.certificate import parse_certificate

@@ -210,7 +210,7 @@ def test_ctrl_c_at_the_terminal_stops_a_verifying_server_with_one_line(moment):
     me = psutil.Process(server.pid)
     ask = threading.Thread(target=lambda: _stream_until_closed(url))
     ask.start()
-    wait_until(lambda: me.children(), 30, "no verification started")
+    wait_until(lambda: job_processes(me), 30, "no verification started")
     if moment == "working":
         wait_until(lambda: len(job_processes(me)) >= 3, 60, "no workers started")
     left = [p.pid for p in me.children(recursive=True)]

@@ -13,7 +13,7 @@ from qubic_logic.bench._positions import random_prefixes
 from qubic_logic.bench.verify import SOLVES
 from qubic_logic.errors import DataFormatError, EngineUnavailableError
 from qubic_logic.notation import parse_patashnik, parse_position
-from qubic_logic.strategy.solve import DFPN_NATIVE, solve
+from qubic_logic.proof.solve import DFPN_NATIVE, solve
 from qubic_logic.strategy.verify import verify
 from qubic_logic.symmetry import canonical
 
@@ -139,7 +139,7 @@ def test_either_side_to_move():
 def test_the_minimising_pass_keeps_a_verified_strategy_when_its_time_runs_out(tmp_path, capsys):
     """``qubic solve --time-limit`` bounds the whole command: the minimiser gets what the search left."""
     from qubic_logic.cli import main
-    from qubic_logic.strategy.split import polish
+    from qubic_logic.proof.split import polish
 
     p = parse_patashnik("x2x16o4o")
     found = solve(p)

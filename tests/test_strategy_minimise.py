@@ -9,14 +9,14 @@ import pytest
 from qubic_logic.notation import parse_patashnik
 from qubic_logic.position import Position
 from qubic_logic.strategy import StrategyDictionary
-from qubic_logic.strategy.alternatives import STRONG_CELLS, alternative_units
-from qubic_logic.strategy.alternatives import main as alternatives_main
+from qubic_logic.proof.alternatives import STRONG_CELLS, alternative_units
+from qubic_logic.proof.alternatives import main as alternatives_main
 from qubic_logic.strategy.dictionary import Entry, patashnik_dictionary
-from qubic_logic.strategy.minimise import main as minimise_main
+from qubic_logic.proof.minimise import main as minimise_main
 from qubic_logic.core import core_module
 from qubic_logic.errors import QubicError
-from qubic_logic.strategy.minimise import ProofGraph, _key, canonical_moves, minimised, smallest
-from qubic_logic.strategy.solve import solve
+from qubic_logic.proof.minimise import ProofGraph, _key, canonical_moves, minimised, smallest
+from qubic_logic.proof.solve import solve
 from qubic_logic.strategy.verify import pruned, verify
 
 
@@ -149,7 +149,7 @@ def test_a_time_limit_keeps_the_smallest_strategy_found_and_writes_it_verified(t
 
 
 def test_proving_alternative_moves_gives_a_verified_strategy_no_larger(tmp_path):
-    """python -m qubic_logic.strategy.alternatives: the strong-cell alternatives of a 4-mark proof."""
+    """python -m qubic_logic.proof.alternatives: the strong-cell alternatives of a 4-mark proof."""
     p = parse_patashnik("x2x16o4o")
     source = tmp_path / "s.dict"
     solve(p).strategy.save(source)
@@ -188,7 +188,7 @@ def test_replaying_the_sequences_found_gives_the_same_known_wins_as_searching_ev
 
 
 def test_polish_refuses_a_strategy_whose_entry_does_not_win_and_times_its_phases():
-    from qubic_logic.strategy.split import polish
+    from qubic_logic.proof.split import polish
 
     root = parse_patashnik("x2x1o6x14o20o")
     extra: dict = {}

@@ -11,7 +11,7 @@ from qubic_logic.core import shortest_forced_win, threats
 from qubic_logic.notation import parse_patashnik, parse_position
 from qubic_logic.position import Position
 from qubic_logic.strategy import StrategyDictionary
-from qubic_logic.strategy.solve import best_move, solve
+from qubic_logic.proof.solve import best_move, solve
 from qubic_logic.strategy.verify import verify
 from qubic_logic.strategy.witness_check import check_witnesses
 
@@ -99,7 +99,7 @@ def test_four_mark_position_of_patashniks_tree():
 
 
 def test_split_solve_merges_verified_strategies(tmp_path, capsys):
-    from qubic_logic.strategy.split import reply_classes
+    from qubic_logic.proof.split import reply_classes
 
     p = parse_patashnik("x2x16o4o")
     classes = reply_classes(p, 5)

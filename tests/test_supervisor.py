@@ -11,7 +11,8 @@ import pytest
 from qubic_logic.engines import asp
 from qubic_logic.errors import QubicError, QueryTimeout
 from qubic_logic.notation import parse_position
-from qubic_logic.supervisor import Supervisor, engine_for, report
+from qubic_logic.engines.supervised import engine_for
+from qubic_logic.supervisor import Supervisor, report
 
 RUNAWAY = "p(0). p(X+1) :- p(X). #show p/1."
 

@@ -20,7 +20,7 @@ from rich.table import Table
 
 import re
 
-from ..claims.seedtext import appendix_iii_reasons, sample_game
+from ..seeds.excerpts import appendix_iii_reasons, sample_game
 from ..core import threats
 from ..notation import parse_cell, parse_mcdaniel
 from ..players import get_player

@@ -7,7 +7,7 @@ the 731-node tree. Engine start-up is not timed.
 
 The force-graph part counts tree, graph (transpositions merged) and folded
 (forced replies folded) nodes for the trap and seeded random positions, and
-times the Graphviz layout the Analyse page asks for on a folded graph of about
+times the Graphviz layout ``POST /api/layout`` gives for a folded graph of about
 2,000 nodes (median of three runs; the target is at most 1 s).
 """
 

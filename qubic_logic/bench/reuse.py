@@ -3,7 +3,7 @@
 The positions are the opening book's settled replies: O's 12 reply classes to
 X's corner opening and the replies to X's weak opening (cell 1) that the book
 settles (``--quick``: the corner's 12 alone). Each is solved twice in one run,
-one after the other, by :func:`~qubic_logic.strategy.solve.solve`: with the
+one after the other, by :func:`~qubic_logic.proof.solve.solve`: with the
 reuse switched off (``pass_nodes=0``) and on (the default), and both
 strategies are verified. A reply's ratio is its nodes without the reuse over
 its nodes with it (extraction included); the summary is the median ratio per
@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..notation import parse_position
-from ..strategy.solve import solve
+from ..proof.solve import solve
 from ..strategy.verify import verify
 
 CORNER_REPLIES = (1, 3, 5, 6, 7, 15, 21, 22, 23, 27, 31, 63)

@@ -24,8 +24,8 @@ from rich.table import Table
 
 from ..core import core_module
 from ..notation import parse_position
-from ..strategy.solve import ProofNumberSearch, solve
-from ..strategy.split import phase_summary, polish
+from ..proof.solve import ProofNumberSearch, solve
+from ..proof.split import phase_summary, polish
 from .verify import SOLVES
 
 EMPTY_TIME_LIMIT = 1800.0

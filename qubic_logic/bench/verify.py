@@ -18,7 +18,7 @@ from rich.table import Table
 from ..notation import parse_patashnik, parse_position
 from ..position import Position
 from ..strategy import patashnik_dictionary
-from ..strategy.solve import solve
+from ..proof.solve import solve
 from ..strategy.verify import verify
 from ..strategy.witness_check import check_witnesses
 

@@ -3,7 +3,7 @@
 ``python -m qubic_logic.book.trace OUT.png [POSITION ...] [--time-limit S] [--csv FILE]``
 solves each position (default: the replies to X's weak opening that the
 book leaves open, 12, 22 and 26, and two it settles, 7 and 2) with
-:func:`~qubic_logic.strategy.solve.solve`, one after the other, sampling the
+:func:`~qubic_logic.proof.solve.solve`, one after the other, sampling the
 root's numbers about four times a second, and draws proof number and
 disproof number against nodes (log scales): a settled search's proof number
 falls to 0; an open one's shows whether it was still falling. The CSV holds
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ..errors import QubicError
 from ..notation import parse_position
 from ..saving import check_writable, write_atomically
-from ..strategy.solve import solve
+from ..proof.solve import solve
 
 SETTLED = 2**29  # numbers from here up stand for infinity
 DEFAULT_POSITIONS = ("moves:1,12", "moves:1,22", "moves:1,26", "moves:1,7", "moves:1,2")
@@ -86,7 +86,11 @@ def csv_text(traces: list[Trace]) -> str:
     return out.getvalue()
 
 
-def plot(traces: list[Trace], path: str) -> None:
+TITLE = ("The root's numbers during each search (a proof: the proof number falls to 0)\n"
+         "(df-pn updates the root when a search below one of its moves returns)")
+
+
+def plot(traces: list[Trace], path: str, title: str = TITLE) -> None:
     """Proof and disproof numbers against nodes, one colour per position (written atomically)."""
     import matplotlib
 
@@ -108,8 +112,7 @@ def plot(traces: list[Trace], path: str) -> None:
         axis.set_yscale("log")
         axis.grid(True, which="major", alpha=0.3)
     top.legend(fontsize=8, loc="lower left")
-    top.set_title("The root's numbers during each search (a proof: the proof number falls to 0)\n"
-                  "(df-pn updates the root when a search below one of its moves returns)", fontsize=10)
+    top.set_title(title, fontsize=10)
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)

@@ -23,7 +23,8 @@ from ..notation import parse_cell, parse_position
 from ..position import Position
 from ..referee import replay_forced_win
 from ..symmetry import TRANSFORMS, canonical_masks, cell_orbits
-from . import plane, seedtext
+from . import plane
+from ..seeds import excerpts
 from .catalog import claims_dir
 from .counting import (
     canonical,
@@ -91,7 +92,7 @@ def appendix_b() -> Figures:
     others = [c for c in range(64) if c not in (0, 21)]
     pairs = k_subsets(others, 2)
     total = count_classes(group, pairs)
-    entries = seedtext.appendix_b()
+    entries = excerpts.appendix_b()
     seen: dict[tuple, int] = {}
     duplicates, not_x_1_22 = [], []
     for e in entries:
@@ -117,13 +118,13 @@ def _planar_canonical(group, cells) -> tuple:
 def table_ii() -> Figures:
     group = plane.plane_group()
     wrong = []
-    for e in seedtext.table_ii():
+    for e in excerpts.table_ii():
         is_line = plane.two_zero_files(list(e.numbers), at_least=3) > 0
         if e.label == "three in a row":
             ok = is_line
         elif e.label == "unique":
             ok = not is_line and sum(_planar_canonical(group, u.numbers) == _planar_canonical(group, e.numbers)
-                                     for u in seedtext.table_ii() if u.label == "unique") == 1
+                                     for u in excerpts.table_ii() if u.label == "unique") == 1
         else:
             target = tuple(int(v) for v in e.label.split())
             ok = _planar_canonical(group, e.numbers) == _planar_canonical(group, target)
@@ -131,7 +132,7 @@ def table_ii() -> Figures:
             wrong.append(e.line)
     prime_triples = [c for c in k_subsets([k - 1 for k in plane.PLANAR_PRIMES], 3)
                      if not plane.two_zero_files([k + 1 for k in c[0]], at_least=3)]
-    return {"rows": len(seedtext.table_ii()), "rows_correct": len(seedtext.table_ii()) - len(wrong),
+    return {"rows": len(excerpts.table_ii()), "rows_correct": len(excerpts.table_ii()) - len(wrong),
             "wrong_rows": wrong, "unique_classes": count_classes(group, prime_triples)}
 
 
@@ -145,7 +146,7 @@ def table_iv() -> Figures:
     counts = Counter(_CATEGORY[plane.situation_category([c + 1 for c in key[0]])] for key in found)
     wrong = []
     listed = set()
-    for e in seedtext.table_iv():
+    for e in excerpts.table_iv():
         listed.add(_planar_canonical(group, e.numbers))
         if _CATEGORY[plane.situation_category(list(e.numbers))] != e.label.replace(" ", "_"):
             wrong.append(e.line)
@@ -161,7 +162,7 @@ def trap_blocks() -> Figures:
 
 def erdos_selfridge() -> Figures:
     values = {e_index: plane.erdos_selfridge_value(list(e.numbers))
-              for e_index, e in enumerate(seedtext.table_iv(), 1)}
+              for e_index, e in enumerate(excerpts.table_iv(), 1)}
     return {"undetected_draws": [n for n in range(4, 9) if values[n] >= 16],
             "values": [[n, v] for n, v in values.items()]}
 
@@ -249,7 +250,7 @@ def _variation_result(moves: tuple[int, ...]) -> str:
 
 
 def table_iii_003() -> Figures:
-    rows = seedtext.table_iii()
+    rows = excerpts.table_iii()
     results = {e.line: _variation_result(e.numbers) for e in rows if e.label != "reference"}
     return {"variations": len(results), "references": sum(e.label == "reference" for e in rows),
             "solution_lines": sum(e.label == "solution" for e in rows),
@@ -260,11 +261,11 @@ def table_iii_003() -> Figures:
 
 
 def appendix_c() -> Figures:
-    records = seedtext.appendix_c()
+    records = excerpts.appendix_c()
     total = ok = 0
     bad_records = set()
     for r, record in enumerate(records):
-        for game in seedtext.record_games(record):
+        for game in excerpts.record_games(record):
             total += 1
             p = Position()
             try:
@@ -334,7 +335,7 @@ def strong_squares() -> Figures:
 def sample_game() -> Figures:
     p = Position()
     moves = []
-    for _line, human, machine in seedtext.sample_game():
+    for _line, human, machine in excerpts.sample_game():
         moves += [human, machine.lstrip("1") if machine.startswith("1.") else machine]
     for cell in (parse_cell(m, "hp67") for m in moves):
         p = p.play(cell)

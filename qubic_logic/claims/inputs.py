@@ -14,18 +14,18 @@ import tomllib
 from collections.abc import Callable
 
 from ..errors import DataFormatError
-from . import seedtext
+from ..seeds import excerpts
 from .catalog import claims_dir
 
 
 def _appendix_b() -> list[str]:
     return [f"listed({i}, {e.line}, {', '.join(map(str, e.numbers))})."
-            for i, e in enumerate(seedtext.appendix_b(), 1)]
+            for i, e in enumerate(excerpts.appendix_b(), 1)]
 
 
 def _table_ii() -> list[str]:
     out = []
-    for i, e in enumerate(seedtext.table_ii(), 1):
+    for i, e in enumerate(excerpts.table_ii(), 1):
         a, b, c = e.numbers
         out.append(f"row({i}, {e.line}, {a}, {b}, {c}).")
         if e.label == "unique":
@@ -42,12 +42,12 @@ def _table_ii() -> list[str]:
 
 def _table_iv() -> list[str]:
     return [f"situation({i}, {e.line}, {', '.join(map(str, e.numbers))}, {e.label.replace(' ', '_')})."
-            for i, e in enumerate(seedtext.table_iv(), 1)]
+            for i, e in enumerate(excerpts.table_iv(), 1)]
 
 
 def _table_iii_003() -> list[str]:
     return [f"variation({i}, {e.line}, {list(e.numbers)}, {e.label or 'none'})."
-            for i, e in enumerate(seedtext.table_iii(), 1)]
+            for i, e in enumerate(excerpts.table_iii(), 1)]
 
 
 def _table_iii_000() -> list[str]:
@@ -68,14 +68,14 @@ def _table_iii_000() -> list[str]:
 
 def _appendix_c() -> list[str]:
     out = []
-    for r, record in enumerate(seedtext.appendix_c(), 1):
+    for r, record in enumerate(excerpts.appendix_c(), 1):
         out.append(f"record({r}, {record.line}, {list(record.tokens)}, {list(record.token_lines)}).")
     return out
 
 
 def _sample_game() -> list[str]:
     out = []
-    for move, (line, human, machine) in enumerate(seedtext.sample_game(), 1):
+    for move, (line, human, machine) in enumerate(excerpts.sample_game(), 1):
         for side, text in (("human", human), ("machine", machine)):
             flag, digits = text.split(".")
             z, y, x = (int(d) for d in digits)

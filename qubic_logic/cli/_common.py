@@ -7,11 +7,14 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import QubicError
-from ..executor import EXECUTORS, Executor, make_executor
 from ..notation import CELL_FORMS, CellNames, input_notation, parse_cell, parse_position, shown
 from ..position import Position
+
+if TYPE_CHECKING:
+    from ..executor import Executor
 
 
 def position_arg(parser: argparse.ArgumentParser) -> None:
@@ -157,6 +160,8 @@ def cell(text: str) -> int:
 def executor_args(parser: argparse.ArgumentParser, prefix: str = "", jobs: int | None = None) -> None:
     """``--jobs`` (default ``jobs``, None: every core), ``--executor local|dask`` and ``--scheduler
     ADDRESS`` (see :mod:`qubic_logic.executor`)."""
+    from ..executor import EXECUTORS
+
     parser.add_argument("--jobs", type=positive_int, default=jobs, metavar="J",
                         help=f"{prefix}worker processes (default: {jobs or 'every core'})")
     parser.add_argument("--executor", choices=EXECUTORS, default="local",
@@ -168,6 +173,8 @@ def executor_args(parser: argparse.ArgumentParser, prefix: str = "", jobs: int |
 
 def executor_from(args: argparse.Namespace) -> Executor:
     """The executor that :func:`executor_args` options ask for."""
+    from ..executor import make_executor
+
     return make_executor(args.executor, args.jobs, scheduler=args.scheduler)
 
 
@@ -194,7 +201,7 @@ def declarative_time_limit(args: argparse.Namespace) -> float | None:
 
 def supervised_engine(args: argparse.Namespace):
     """The engine ``args.engine`` names; ``asp`` and ``prolog`` run in a supervised worker."""
-    from ..supervisor import engine_for
+    from ..engines.supervised import engine_for
 
     return engine_for(args.engine, getattr(args, "memory_limit", None) or None)
 

@@ -19,8 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..errors import QubicError
-from ..match import make_player
-from ..players import player_names
+from ..players import make_player, player_names
 from ..players.doake.report import evaluation_rows, pattern_rows
 from ..players.doake.store import Brain
 from ..players.doake.train import SELF, evaluate, train, wilson
@@ -118,8 +117,7 @@ def _players(text: str) -> list[str]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("learn", help="train Doake's 1972 learning program into a brain file; report, plot, export",
-                            description=plain(__doc__))
+    parser = sub.add_parser("learn", description=plain(__doc__))
     parser.add_argument("brain", metavar="BRAIN", help="the brain file (SQLite; created by the first training run)")
     parser.add_argument("--against", metavar="NAME",
                         help=f"train against a player NAME[:key=value,...] or {SELF}: {', '.join(player_names())}")

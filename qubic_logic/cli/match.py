@@ -29,7 +29,6 @@ from ..match import (
 )
 from ..notation import shown
 from ..players import player_names
-from ..ratings import rate, ratings_markdown, save_ratings
 from ..saving import write_atomically
 from ._common import check_output, deadline_of, positive_int, seconds
 from ._terminal import plain, say, console as terminal_console
@@ -100,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
             save_games(args.save, records)
         rated = [g for g in records if g.seed % 10_000 < rounds]
         if rated:
+            from ..ratings import rate, ratings_markdown, save_ratings  # SciPy's statistics: only to rate
+
             ratings = rate(rated, args.bootstrap, args.seed, deadline=args.deadline)
             if ratings.stopped:
                 stopped = stopped or ratings.stopped
@@ -176,8 +177,7 @@ def bootstrap_samples(text: str) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("match", help="play a series between players, or a round robin",
-                            description=plain(__doc__))
+    parser = sub.add_parser("match", description=plain(__doc__))
     parser.add_argument("players", nargs="*", metavar="PLAYER",
                         help="two players NAME[:key=value,...] (round robin: any, default all): "
                              f"{', '.join(player_names())}")

@@ -25,13 +25,11 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
-from ..analysis import defences, plane_of, win_of
-from ..core import shortest_forced_win
-from ..errors import NotationError, QubicError, QueryTimeout
-from ..match import make_player
-from ..notation import CellNames, format_mcdaniel, input_notation, parse_cell, shown
-from ..players import player_names
-from ..position import Game, Position, other
+from ..errors import NotationError, QubicError
+from ..hints import hint
+from ..notation import CellNames, format_mcdaniel, input_notation, read_move, shown
+from ..players import make_player, player_names
+from ..position import Game
 from ..saving import write_atomically
 from ..wording import counted
 from ._board import LEGEND, board_text
@@ -40,61 +38,11 @@ from ._terminal import console as terminal_console, plain, width_of
 from ._game import read_game_file
 
 HUMAN = "human"
-HINT_SECONDS = 5.0
 COMMANDS = "a move (e.g. {example}), undo, hint, save FILE, load FILE, help or quit"
 
 
 class Quit(Exception):
     """The user left the game."""
-
-
-def read_move(text: str, notation: str) -> int:
-    """A cell typed by the user: any cell notation, bare numbers in ``notation``.
-
-    >>> read_move('.421', 'index'), read_move('421', 'index'), read_move('53', 'number'), read_move('5', 'index')
-    (52, 52, 52, 5)
-    """
-    s = text.strip()
-    if re.fullmatch(r"\d{1,2}", s) and notation in ("index", "number"):
-        return parse_cell(s, notation)
-    return parse_cell(s)
-
-
-def hint(game: Game, notation: str | CellNames) -> str:
-    """Whether the side to move has a forced win by threat sequence, and its first move."""
-    names = notation if isinstance(notation, CellNames) else CellNames(notation)
-    p = game.position
-    try:
-        win = shortest_forced_win(p, time_limit=HINT_SECONDS)
-    except QueryTimeout as exc:
-        return f"no forced win of length <= {exc.partial} found within {HINT_SECONDS:g} s"
-    if not win.found:
-        return f"{p.to_move.upper()} has no forced win by threat sequence" + warning(p, names)
-    return (f"{p.to_move.upper()} has a forced win in {counted(win.length, 'move')}: play "
-            f"{names.cell(win.sequence[0])} ({names.cells(win.sequence)})")
-
-
-def warning(position: Position, names: CellNames) -> str:
-    """``'; but X threatens a forced win in 6 (...): play 16 to stop it'``, or '' when the opponent has none.
-
-    >>> from qubic_logic.notation import parse_position
-    >>> warning(parse_position('1-2,22-52,27'), CellNames('number'))
-    '; but X threatens a forced win in 6 in plane 17 (17-32,43-64,11-59,16-6,49-33,38): play 6 to stop it (or 16, 17, 32, 38, 43, 49, 64)'
-    """
-    them = other(position.to_move)
-    threat = win_of(position, them)
-    if threat.length is None:
-        return ""
-    cell = names.cell
-    seq = names.line(threat.sequence)
-    stops = defences(position)
-    if not stops:
-        return f"; and {them.upper()} wins by force in {threat.length} whatever it plays ({seq})"
-    more = f" (or {', '.join(map(cell, stops[1:]))})" if stops[1:] else ""
-    plane = plane_of(threat)
-    where = f" in plane {plane}" if plane else ""
-    return (f"; but {them.upper()} threatens a forced win in {threat.length}{where} ({seq}): "
-            f"play {cell(stops[0])} to stop it{more}")
 
 
 class Session:
@@ -238,9 +186,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("play", help="play a game in the terminal (human or engines on each side)",
-                            description=plain(__doc__),
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = sub.add_parser("play", description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     choices = f"{HUMAN} or a player NAME[:key=value,...]: {', '.join(player_names())}"
     parser.add_argument("--x", default=HUMAN, metavar="NAME", help=f"who plays X: {choices} (default human)")
     parser.add_argument("--o", default="solver", metavar="NAME", help="who plays O (default solver)")

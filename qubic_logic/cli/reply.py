@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import IllegalMoveError
-from ..match import make_player
-from ..players import player_names
+from ..players import make_player, player_names
 from ._common import cell_names, json_arg, notation_arg, print_json
 from ._game import game_arg, game_of
 from ._terminal import say
@@ -29,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("reply", help="the move a named player makes after the given moves")
+    parser = sub.add_parser("reply")
     parser.add_argument("player", metavar="NAME",
                         help=f"a player NAME[:key=value,...] (e.g. mccarthy:depth=3): {', '.join(player_names())}")
     game_arg(parser)

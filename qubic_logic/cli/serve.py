@@ -79,6 +79,9 @@ def connection_limit() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..server.verifying import warm_up
+
+    warm_up()  # first: the verifications' fork server imports their code while this process imports its own
     import uvicorn
 
     from ..server import create_app
@@ -141,8 +144,7 @@ def _exit_now(message: str, status: int) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("serve", help="the pages (home, play, puzzles, lessons, analyse, verify) and the JSON API",
-                            description=plain(__doc__))
+    parser = sub.add_parser("serve", description=plain(__doc__))
     parser.add_argument("--port", type=port, default=8765,
                         help="port (default 8765; 0: a free one)")
     parser.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK})")

@@ -12,8 +12,8 @@ import argparse
 
 from ..errors import DataFormatError, QubicError
 from ..saving import check_writable, write_atomically
-from ..strategy.solve import solve
-from ..strategy.split import phase_summary, polish, solve_split, time_left
+from ..proof.solve import solve
+from ..proof.split import phase_summary, polish, solve_split, time_left
 from ..wording import counted
 from ._common import cell, check_output, executor_args, executor_from, json_arg, position_arg, positive_int, print_json, seconds
 from ._terminal import say, console as terminal_console
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("solve", help="proof-number search: does the side to move force a win?")
+    parser = sub.add_parser("solve")
     position_arg(parser)
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                         help="seconds before giving up; the strategy's minimising pass gets what the search "

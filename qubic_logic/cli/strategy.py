@@ -21,7 +21,6 @@ from ..saving import line_safe
 from ..strategy.wildcard import save_wildcard
 from ._common import check_output, json_arg, print_json
 from ._terminal import console as terminal_console, say
-from .verify import _progress_bar, _Tasks
 
 
 def run_convert(args: argparse.Namespace) -> int:
@@ -60,6 +59,8 @@ def run_complete(args: argparse.Namespace) -> int:
     check_output(args.out)
     start = time.monotonic()
     dictionary = read_dictionary(args.source)
+    from .verify import _progress_bar, _Tasks  # the verifier's progress display, loaded for this command only
+
     with _progress_bar(terminal_console(stderr=True)) as bar:
         complete = complete_dictionary(dictionary, progress=_Tasks(bar))  # Ctrl-C: says how far it got
     header = [f"Every X decision of {args.source} with no forced-win routine (qubic strategy complete): "
@@ -90,8 +91,7 @@ def run_complete(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("strategy", help="convert or compress a strategy dictionary (Patashnik, wildcard, "
-                                             "ASP, Prolog)")
+    parser = sub.add_parser("strategy")
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     c = what.add_parser("convert", help="write a dictionary in another format")

@@ -257,7 +257,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("verify", help="verify a strategy (rules, dictionary or player; or refute it) or a certificate")
+    parser = sub.add_parser("verify")
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")

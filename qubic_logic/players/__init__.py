@@ -15,9 +15,10 @@ import importlib
 import pkgutil
 
 from .base import REGISTRY, Move, Player, get_player, player_names, register
+from .spec import make_player, parse_spec
 
 for _info in pkgutil.iter_modules(__path__):
-    if _info.name != "base":
+    if _info.name not in ("base", "spec"):
         importlib.import_module(f"{__name__}.{_info.name}")
 
-__all__ = ["REGISTRY", "Move", "Player", "get_player", "player_names", "register"]
+__all__ = ["REGISTRY", "Move", "Player", "get_player", "make_player", "parse_spec", "player_names", "register"]

@@ -13,7 +13,7 @@ In order (each step explained in the move's explanation):
    (a perfect first-player strategy, seed-free: qubic_logic/data/README.md);
 5. a quiet move after which the side to move threatens a forced win that no
    answer stops (two moves deep, :func:`refutation`);
-6. a win proven by the proof-number search of :mod:`qubic_logic.strategy.solve`
+6. a win proven by the proof-number search of :mod:`qubic_logic.proof.solve`
    within ``solve_time`` seconds (quiet moves allowed, every reply considered);
 7. otherwise the first move, in the order of the McCarthy αβ player
    (``players/mccarthy.py``: its chosen move, then the seed's ordering), after
@@ -43,7 +43,7 @@ from ..core import core_module, shortest_forced_win
 from ..errors import QueryTimeout
 from ..position import Game, Position, other
 from ..strategy import patashnik_dictionary
-from ..strategy.solve import best_move
+from ..proof.solve import best_move
 from .base import Move, blocking_move, register, winning_move
 from .mccarthy import McCarthyPlayer, ordered_moves
 

@@ -5,7 +5,7 @@ program looks the game up "on disk" with "a hashing method combined with a
 linear search" and plays the stored moves (L715-721); Appendix C holds "All
 logical games for 1-2,22-4" (L660, L1069-1395), written by the program. The
 games are parsed from the committed excerpt ``rules/claims/seed003-appendix-c.txt``
-(:func:`~qubic_logic.claims.seedtext.appendix_c`), each run of O alternatives
+(:func:`~qubic_logic.seeds.excerpts.appendix_c`), each run of O alternatives
 expanded (L625), with one reading corrected (:data:`OCR_CORRECTIONS`).
 :func:`appendix_games` are the games that replay legally to an X win
 (1,279 of 1,282; the other three carry OCR slips). The disk
@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..claims.seedtext import appendix_c, record_games
+from ..seeds.excerpts import appendix_c, record_games
 from ..bitboard import threat_cells
 from ..geometry import LINE_MASKS, LINES_THROUGH
 

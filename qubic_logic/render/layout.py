@@ -1,9 +1,10 @@
 """Graphviz ``dot`` as a layout engine: node boxes in, positions and edge curves out.
 
-The browser's force-graph explorer sends the boxes it is about to draw and
-gets back where ``dot`` puts them (layered: each step one rank further from
-the root) and the curves of the edges, in the same units (CSS pixels), with
-y growing downwards as on a screen.
+A client of ``POST /api/layout`` that draws a graph of its own sends the
+boxes it is about to draw and gets back where ``dot`` puts them (layered:
+each step one rank further from the root) and the curves of the edges, in the
+same units (CSS pixels), with y growing downwards as on a screen. (The site's
+own pages lay out their force graphs in the browser, ``forcegraph.js``.)
 
 >>> laid = layout({0: (80, 40), 1: (80, 40), 2: (80, 40)}, [(0, 1), (0, 2)])
 >>> laid.nodes[0][1] < laid.nodes[1][1] == laid.nodes[2][1], laid.edges[(0, 1)].startswith('M')

@@ -30,6 +30,7 @@ from ..errors import QubicError, QueryTimeout
 from .api import Busy, InputError, router
 from .layouts import Layouts, ServerStopping
 from .runner import CallTimeout, Runner
+from .verifying import warm_up
 
 MAX_BODY = 1_000_000  # bytes
 PAGES = ("play", "analyse", "puzzles", "verify", "api", "lessons")
@@ -89,6 +90,7 @@ def create_app(workers: int = 4) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        warm_up()  # verifications start from a process ready before the first request
         yield
         stop(app)
         app.state.runner.close()

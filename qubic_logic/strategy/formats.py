@@ -79,9 +79,11 @@ def _read(lines: Iterator[tuple[int, str]], forced: str | None, source: str) -> 
             from None
 
 
-def convert_text(dictionary: StrategyDictionary, to: str, name: str = "the dictionary") -> str:
+def convert_text(dictionary: StrategyDictionary, to: str, name: str = "the dictionary",
+                 file: str | None = None) -> str:
     """The dictionary written in format ``to``: ``patashnik`` (entries as they are), ``wildcard`` (the
-    entries merged in their own orientation), ``asp`` or ``prolog`` (compressed, as rules)."""
+    entries merged in their own orientation), ``asp`` or ``prolog`` (compressed, as rules, to be written
+    to ``file``)."""
     if to == "patashnik":
         return dictionary.dumps()
     if to == "wildcard":
@@ -90,12 +92,12 @@ def convert_text(dictionary: StrategyDictionary, to: str, name: str = "the dicti
         from .compress import compressed
         from .rules import strategy_rules
 
-        return strategy_rules(compressed(dictionary), to, dictionary, name)
+        return strategy_rules(compressed(dictionary), to, dictionary, name, file)
     raise QubicError(f"unknown format {to!r}; expected one of {', '.join(FORMATS)}")
 
 
 def convert(source: str, out: str | os.PathLike, to: str) -> StrategyDictionary:
     """Read ``source`` and write it to ``out`` in format ``to`` (atomically); returns what was read."""
     dictionary = read_dictionary(source)
-    write_atomically(out, convert_text(dictionary, to, str(source)))
+    write_atomically(out, convert_text(dictionary, to, str(source), os.fspath(out)))
     return dictionary

@@ -31,8 +31,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-
-import clingo
+from typing import TYPE_CHECKING
 
 from ..errors import QubicError, QueryTimeout, RuleError, StrategyError
 from ..geometry import cells_of
@@ -42,6 +41,9 @@ from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_ru
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from .dictionary import StrategyDictionary
 from .formats import read_dictionary
+
+if TYPE_CHECKING:
+    import clingo
 
 #: Seconds one strategy call may take (a looping rule file ends with a clear error); loading the rules
 #: may take as many seconds of CPU time.
@@ -120,7 +122,7 @@ class PlayerStrategy(Strategy):
     """A registered player, asked afresh at each call (seed 0), so the same game gives the same move."""
 
     def __init__(self, source: str) -> None:
-        from ..match import make_player
+        from ..players import make_player
 
         super().__init__(source)
         self.spec = source[len(PLAYER_PREFIX):] if source.startswith(PLAYER_PREFIX) else source
@@ -168,6 +170,8 @@ class AspStrategy(Strategy):
         self._canonical = _canonical_literals(self.session)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        from clingo import SymbolType
+
         chosen: list[tuple[clingo.Symbol, bool]] = []
 
         def on_model(model: clingo.Model) -> bool:
@@ -188,7 +192,7 @@ class AspStrategy(Strategy):
             return None
         symbol, framed = chosen[0]
         (arg,) = symbol.arguments
-        if arg.type != clingo.SymbolType.Number or framed and not 0 <= arg.number <= 63:
+        if arg.type != SymbolType.Number or framed and not 0 <= arg.number <= 63:
             raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays "
                                 f"{symbol if framed else arg}, not a cell; expected a cell 0..63")
         return TRANSFORMS[INVERSES[t]][arg.number] if framed else arg.number

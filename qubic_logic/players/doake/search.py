@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
 
-from ...core import CORE_NAME, native_extension
+from ...core import CORE_NAME
+from ...native import native_extension
 from .board import LINE_BITS, LINES, THROUGH, Board
 from .tables import Pattern
 

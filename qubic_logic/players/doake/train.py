@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...errors import QubicError
-from ...match import make_player, run_games, schedule
+from ...match import run_games, schedule
+from ..spec import make_player
 from ...position import Game
 from .backtrack import Lesson, analyse
 from .player import check_reading, choose

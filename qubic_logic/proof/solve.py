@@ -32,15 +32,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..core import NATIVE, core_module, native_extension
+from ..core import NATIVE, core_module
+from ..native import native_extension
 from ..errors import DataFormatError, EngineUnavailableError, IllegalMoveError
 from ..geometry import cells_of
 from ..notation import format_patashnik
 from ..position import Position, other
 from ..referee import replay_forced_win
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
-from .dictionary import Entry, StrategyDictionary
-from .verify import VERIFY_NATIVE
+from ..strategy.dictionary import Entry, StrategyDictionary
+from ..strategy.verify import VERIFY_NATIVE
 
 
 DFPN_NATIVE = native_extension("_dfpn") if NATIVE is not None else None

@@ -7,7 +7,7 @@ promising one), each class of defender replies up to symmetry is solved on
 its own (a work unit of plain data: the position as text and the limits),
 and the strategies are merged, verified from the root, minimised (a
 strategic move may be replaced by one reaching positions another reply
-class already handles, see :mod:`~qubic_logic.strategy.minimise`), verified
+class already handles, see :mod:`~qubic_logic.proof.minimise`), verified
 again and pruned to the entries the verification plays.
 
 >>> from qubic_logic.notation import parse_patashnik
@@ -27,10 +27,10 @@ from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
 from ..symmetry import canonical_masks
-from .dictionary import Entry, StrategyDictionary
+from ..strategy.dictionary import Entry, StrategyDictionary
 from .minimise import minimised
 from .solve import SolveResult, solve
-from .verify import pruned, verify
+from ..strategy.verify import pruned, verify
 
 
 def reply_classes(position: Position, move: int) -> list[Position]:
@@ -172,7 +172,7 @@ def polish(strategy: StrategyDictionary, position: Position, extra: dict, jobs: 
     The minimiser checks the move of every entry it keeps (docs/solving.md), so one verification,
     of its result, suffices. Records the verdict in ``extra['verified']`` (``'refuted'`` when an
     entry's move does not win) and the seconds (wall clock) of each phase in ``extra['phases']``
-    (``proof graph`` and ``choosing``, see :func:`~qubic_logic.strategy.minimise.minimised`, then
+    (``proof graph`` and ``choosing``, see :func:`~qubic_logic.proof.minimise.minimised`, then
     ``verifying``). ``time_limit`` and ``report`` go to the minimiser (past the limit, or on
     Ctrl-C, it keeps the smallest strategy found so far).
 

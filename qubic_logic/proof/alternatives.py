@@ -1,25 +1,25 @@
 """Prove a strategy's alternative moves, so that the minimiser has more to choose from.
 
-The minimiser (:mod:`~qubic_logic.strategy.minimise`) re-chooses a verified
+The minimiser (:mod:`~qubic_logic.proof.minimise`) re-chooses a verified
 strategy's moves only among moves known to win: every reply leads to a win, a
 block, a forced sequence or a position some proof already has an entry for. This
 pass proves more of them: at every strategic position with at most ``marks``
 marks, each other move of the attacker (one per class up to symmetry; with
 ``strong_only`` only the 16 cells on seven lines) is a work unit
 ``(position, time limit, memory limit, move)`` that the native search settles
-with that first move fixed (:func:`~qubic_logic.strategy.split.solve_unit`). An outcome reached
+with that first move fixed (:func:`~qubic_logic.proof.split.solve_unit`). An outcome reached
 from several positions (Patashnik's second moves 12 and 48 make reply classes
 meet) is proved once. The proofs found are united with the strategy and
 minimised over their proof graph (:func:`minimised_union`), and the result is
 verified.
 
-Run it as ``python -m qubic_logic.strategy.alternatives OUT STRATEGY [--with DICTIONARY ...]
+Run it as ``python -m qubic_logic.proof.alternatives OUT STRATEGY [--with DICTIONARY ...]
 [--marks N] [--strong-only] [--time-limit S] [--jobs J] [--proofs FILE]``: ``--with`` adds more
 verified strategies from the same root to the union (their moves are candidates too);
 ``--proofs`` keeps the proofs found, to minimise them again later with other inputs.
 
 >>> from qubic_logic.notation import parse_patashnik
->>> from qubic_logic.strategy.solve import solve
+>>> from qubic_logic.proof.solve import solve
 >>> units = alternative_units(solve(parse_patashnik('x2x16o4o')).strategy, marks=4, strong_only=False)
 >>> len(units) > 10, units[0][0]
 (True, 'x2x16o4o')
@@ -39,7 +39,7 @@ from ..geometry import LINES_THROUGH
 from ..notation import format_patashnik
 from ..position import Position
 from ..symmetry import canonical_masks
-from .dictionary import StrategyDictionary
+from ..strategy.dictionary import StrategyDictionary
 from .minimise import minimised_union, write_verified
 from .split import solve_unit
 
@@ -84,7 +84,7 @@ def with_alternatives(
     ``also`` (verified, from the same root); the result is not yet verified.
 
     ``proofs_out``: also write the union of the proofs there (atomically, before minimising), so that
-    they can be minimised again with other inputs (``python -m qubic_logic.strategy.minimise``).
+    they can be minimised again with other inputs (``python -m qubic_logic.proof.minimise``).
 
     Returns the minimised strategy and figures: ``units``, ``won``, ``not_won``, ``open``,
     ``stopped`` (None, or why the proving stopped early: what was proven is still used).
@@ -112,9 +112,9 @@ def with_alternatives(
     if run.stopped:
         report(f"proving stopped ({run.stopped}) after {run.done:,} of {len(units):,}: minimising with what was proven")
     proven = StrategyDictionary.union(proofs, [
-        f"Proofs of {len(proofs):,} alternative moves (qubic-logic: python -m qubic_logic.strategy.alternatives),",
+        f"Proofs of {len(proofs):,} alternative moves (qubic-logic: python -m qubic_logic.proof.alternatives),",
         "each verified from the position after its move. Not a strategy on its own: candidates for",
-        "python -m qubic_logic.strategy.minimise OUT STRATEGY THIS-FILE.",
+        "python -m qubic_logic.proof.minimise OUT STRATEGY THIS-FILE.",
         f"root: {format_patashnik(strategy.root)}"])
     if proofs_out is not None:
         proven.save(proofs_out)
@@ -123,8 +123,8 @@ def with_alternatives(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m qubic_logic.strategy.alternatives OUT STRATEGY ...``: write the verified, smaller strategy."""
-    parser = argparse.ArgumentParser(prog="python -m qubic_logic.strategy.alternatives",
+    """``python -m qubic_logic.proof.alternatives OUT STRATEGY ...``: write the verified, smaller strategy."""
+    parser = argparse.ArgumentParser(prog="python -m qubic_logic.proof.alternatives",
                                      description="Prove a strategy's alternative moves and minimise the union.")
     parser.add_argument("out", metavar="OUT", help="where to write the verified result")
     parser.add_argument("strategy", metavar="STRATEGY", help="a verified strategy dictionary")
