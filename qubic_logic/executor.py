@@ -22,6 +22,20 @@ that can end early (they poll :func:`~qubic_logic.supervisor.wrapping_up`,
 as the opening book's searches do) up to S seconds after Ctrl-C to hand in
 what they have, and yields those results too; on Dask, Ctrl-C stops at once.
 
+Work that decides its next unit from the results of the last ones (a search
+that hands out leaves of a tree) opens a :meth:`Executor.stream` instead: it
+submits units one at a time while others run, polls for outcomes, and learns
+of a unit whose worker died (the unit comes back ``lost``, to be handed out
+again) instead of the whole run failing:
+
+>>> with make_executor("local", jobs=2) as ex, ex.stream(abs) as stream:
+...     first, second = stream.submit(-3), stream.submit(4)
+...     found = []
+...     while len(found) < 2:
+...         found += stream.poll(1.0)
+...     sorted((o.job, o.kind, o.value) for o in found)
+[(0, 'done', 3), (1, 'done', 4)]
+
 Local workers ignore SIGINT (the parent decides) and can be given an
 address-space limit (``memory_limit`` in MB per worker), so a runaway unit
 fails in its worker (a one-line error naming the limit) instead of exhausting
@@ -40,7 +54,7 @@ import signal
 import threading
 import time
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from .errors import EngineUnavailableError, QubicError
 from .supervisor import sigint_held
@@ -137,6 +151,10 @@ class Executor(ABC):
         """Hand out no more units and ask the running ones to end early; False when this executor cannot."""
         return False
 
+    @abstractmethod
+    def stream(self, fn: Callable[[Any], Any]) -> "UnitStream":
+        """An open run of ``fn``: units submitted one at a time while others run (see :class:`UnitStream`)."""
+
     def close(self) -> None:
         """Release the workers."""
 
@@ -145,6 +163,226 @@ class Executor(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Outcome(NamedTuple):
+    """What came back of a streamed unit: ``kind`` is ``'done'`` (``value``: its result) or ``'lost'``
+    (``value``: why — its worker died or ran out of memory, or it was cancelled). A lost unit did not
+    finish: the caller may submit it again."""
+
+    job: int
+    kind: str
+    value: Any
+
+
+class UnitStream(ABC):
+    """Units handed in one at a time while others run; their outcomes come back as they finish.
+
+    ``capacity`` is how many units run at once (the workers), :meth:`free` how many more would start
+    now; ``running`` maps each running unit's id to the worker it runs on. A unit that raises is raised
+    again by :meth:`poll` (a bug, not a lost worker). A context manager: leaving it stops what runs.
+    """
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+        self.running: dict[int, str] = {}
+        self._ids = itertools.count()
+
+    @property
+    @abstractmethod
+    def capacity(self) -> int:
+        """How many units run at once."""
+
+    def free(self) -> int:
+        """How many more units would start at once."""
+        return max(0, self.capacity - len(self.running))
+
+    @abstractmethod
+    def submit(self, unit: Any) -> int:
+        """Start ``fn(unit)`` (or queue it for the next free worker); returns the unit's id."""
+
+    @abstractmethod
+    def poll(self, timeout: float) -> list[Outcome]:
+        """The outcomes that came back within ``timeout`` seconds (at least one, or none at the timeout)."""
+
+    def progress(self, job: int) -> Any:
+        """The last progress a running unit reported (:func:`~qubic_logic.supervisor.report`), or None."""
+        return None
+
+    @abstractmethod
+    def wrap_up(self, jobs: Iterable[int] | None = None) -> None:
+        """Ask the given running units (default: all) to end early with what they have (local workers:
+        their outcome comes back as usual); on Dask they are cancelled (lost)."""
+
+    @abstractmethod
+    def stop(self) -> list[Outcome]:
+        """Stop every running unit now; returns their outcomes (lost)."""
+
+    def close(self) -> None:
+        self.stop()
+
+    def __enter__(self) -> "UnitStream":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _LocalStream(UnitStream):
+    """:class:`UnitStream` on ``jobs`` supervised worker processes; a worker that dies is replaced."""
+
+    def __init__(self, fn: Callable[[Any], Any], jobs: int, memory_limit: float | None, start_method: str) -> None:
+        from .supervisor import Supervisor
+
+        super().__init__(fn)
+        self.workers = [Supervisor(memory_limit, start_method=start_method) for _ in range(jobs)]
+        self.busy: dict[Any, tuple[Any, int]] = {}  # connection -> (supervisor, unit id)
+        self.reported: dict[int, Any] = {}
+
+    @property
+    def capacity(self) -> int:
+        return len(self.workers)
+
+    def submit(self, unit: Any) -> int:
+        taken = {id(worker) for worker, _ in self.busy.values()}
+        worker = next((w for w in self.workers if id(w) not in taken), None)
+        if worker is None:
+            raise QubicError(f"all {len(self.workers)} workers are busy; expected a unit only when one is free")
+        job = next(self._ids)
+        self.busy[worker.submit(self.fn, unit)] = (worker, job)  # (a worker that died is started again)
+        self.running[job] = f"pid {worker.pid}"
+        return job
+
+    def _lose(self, conn: Any, why: str) -> Outcome:
+        _, job = self.busy.pop(conn)
+        self.reported.pop(job, None)
+        return Outcome(job, "lost", f"its worker ({self.running.pop(job)}) {why}")
+
+    def poll(self, timeout: float) -> list[Outcome]:
+        if not self.busy:
+            return []
+        out = []
+        for conn in multiprocessing.connection.wait(list(self.busy), timeout):
+            worker, job = self.busy[conn]
+            try:
+                kind, value = worker.outcome(f"work unit {job}")
+            except QubicError as exc:
+                if worker.pid is not None:  # alive: the unit's own error
+                    self._lose(conn, "")
+                    raise
+                out.append(self._lose(conn, "ran out of memory" if "out of memory" in str(exc) else "died"))
+                continue
+            except BaseException:
+                self._lose(conn, "")
+                raise
+            if kind == "ok":
+                del self.busy[conn]
+                self.running.pop(job)
+                self.reported.pop(job, None)
+                out.append(Outcome(job, "done", value))
+            else:
+                self.reported[job] = value
+        for conn, (worker, job) in list(self.busy.items()):  # killed without its pipe closing (a forked sibling)
+            if worker.pid is None:
+                worker.stop()
+                out.append(self._lose(conn, "died"))
+        return out
+
+    def progress(self, job: int) -> Any:
+        return self.reported.get(job)
+
+    def wrap_up(self, jobs: Iterable[int] | None = None) -> None:
+        wanted = None if jobs is None else set(jobs)
+        for worker, job in self.busy.values():
+            if wanted is None or job in wanted:
+                worker.wrap_up()
+
+    def stop(self) -> list[Outcome]:
+        lost = [Outcome(job, "lost", "stopped") for _, job in self.busy.values()]
+        for worker in self.workers:
+            worker.stop()
+        self.busy.clear()
+        self.running.clear()
+        self.reported.clear()
+        return lost
+
+
+class _DaskStream(UnitStream):
+    """:class:`UnitStream` on a Dask cluster: a worker that dies has its unit run again by the scheduler
+    (after several deaths Dask gives up on it: it comes back lost)."""
+
+    REFRESH = 5.0  # seconds between looks at how many workers the cluster has
+
+    def __init__(self, executor: "DaskExecutor", fn: Callable[[Any], Any]) -> None:
+        super().__init__(fn)
+        self.executor = executor
+        self.client = executor.client
+        self.futures: dict[int, Any] = {}
+        self.finished: queue.Queue = queue.Queue()
+        self._capacity, self._looked = executor.jobs, time.monotonic()
+
+    @property
+    def capacity(self) -> int:
+        if self.executor.cluster is None and time.monotonic() - self._looked > self.REFRESH:
+            self._looked = time.monotonic()
+            try:  # workers may join or leave a cluster started elsewhere
+                self._capacity = sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values())
+            except Exception:  # noqa: BLE001 - the scheduler is slow to answer: keep the last count
+                pass
+        return self._capacity
+
+    def submit(self, unit: Any) -> int:
+        job = next(self._ids)
+        future = self.client.submit(self.fn, unit, pure=False)
+        self.futures[job] = future
+        self.running[job] = "dask"
+        future.add_done_callback(lambda _, job=job: self.finished.put(job))
+        return job
+
+    def poll(self, timeout: float) -> list[Outcome]:
+        from distributed import KilledWorker
+
+        if not self.futures:
+            return []
+        try:
+            ready = [self.finished.get(timeout=timeout)]
+        except queue.Empty:
+            return []
+        while not self.finished.empty():
+            ready.append(self.finished.get_nowait())
+        out = []
+        for job in ready:
+            future = self.futures.pop(job, None)
+            if future is None:
+                continue  # cancelled by stop(): reported then
+            self.running.pop(job, None)
+            if future.status == "finished":
+                out.append(Outcome(job, "done", future.result()))
+            elif future.status == "cancelled":
+                out.append(Outcome(job, "lost", "cancelled"))
+            else:
+                error = future.exception()
+                if isinstance(error, KilledWorker):
+                    out.append(Outcome(job, "lost", "its workers died each time it ran"))
+                else:
+                    raise error
+        return out
+
+    def wrap_up(self, jobs: Iterable[int] | None = None) -> None:
+        for job in list(self.futures) if jobs is None else list(jobs):
+            future = self.futures.get(job)
+            if future is not None:
+                self.client.cancel([future], force=True)
+
+    def stop(self) -> list[Outcome]:
+        lost = [Outcome(job, "lost", "stopped") for job in self.futures]
+        try:
+            self.client.cancel(list(self.futures.values()), force=True)
+        except Exception:  # noqa: BLE001 - a client already closing has nothing left to cancel
+            pass
+        self.futures.clear()
+        self.running.clear()
+        return lost
 
 
 def _indexed(job: tuple[Callable, int, Any]) -> tuple[int, Any]:
@@ -191,6 +429,9 @@ class LocalExecutor(Executor):
     def _wrap_up(self, handle: Any) -> bool:
         handle.wrap_up()
         return True
+
+    def stream(self, fn: Callable[[Any], Any]) -> UnitStream:
+        return _LocalStream(fn, self.jobs, self.memory_limit, self.start_method)
 
 
 class _Pool:
@@ -327,6 +568,9 @@ class DaskExecutor(Executor):
             pass
         if final and self.cluster is not None:
             self.close()
+
+    def stream(self, fn: Callable[[Any], Any]) -> UnitStream:
+        return _DaskStream(self, fn)
 
     def close(self) -> None:
         # the cluster's connections close under work that was cancelled: those are no errors to show

@@ -130,6 +130,21 @@ class WriterLock:
             self.fd = -1
 
 
+def is_being_written(path: str | os.PathLike) -> bool:
+    """Whether a qubic process holds ``path``'s :class:`WriterLock` now (a build or a search running on it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # (releases the lock it took)
+
+
 class LockedConnection(sqlite3.Connection):
     """A connection that releases its :class:`WriterLock` when closed."""
 

@@ -238,7 +238,7 @@ def test_a_version_1_book_is_upgraded_in_place(tmp_path):
     with OpeningBook.open(path) as book:
         assert book.saved_tables() == (0, 0) and book.get(parse_position("moves:0")).move == 21
         assert book.searches(parse_position("moves:0")) == [(1, "unknown (time limit)", 5, 0.5, None, None)]
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
 
 
 def _settled(path: Path) -> int:
@@ -287,7 +287,7 @@ def test_ctrl_c_keeps_settled_positions_and_says_how_to_continue(tmp_path):
     assert proc.returncode == 130, err  # as every command after Ctrl-C
     assert "interrupted" in out and "run the same command to continue" in out
     # stderr is no terminal here, so each search is logged as a line instead of the bar being drawn
-    assert re.search(r"^round 1 of 1 \(60 s\): searched \d+ of 59: settled \d+ · open \d+ · remaining \d+ searches$",
+    assert re.search(r"^round 1 of 1 \(60 s\): searched \d+ of 59: settled \d+ · open \d+ · remaining \d+ search(es)?$",
                      err, re.M), err
     kept = _settled(path)
     assert 10 <= kept < 60

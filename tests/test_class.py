@@ -110,7 +110,7 @@ def test_analysis_shows_both_sides_and_the_defences(client):
 def test_hint_warns_o_of_the_plane_17_trap_and_names_a_move_that_stops_it(client):
     h = client.post("/api/hint", json={"text": TRAP, "notation": "number"}).json()
     assert "O has no forced win" in h["text"]
-    assert "X threatens a forced win in 6 in plane 17" in h["text"]
+    assert "X threatens a forced win in 6 moves in plane 17" in h["text"]
     assert h["threat_length"] == 6 and h["defences"] == defences(parse_position(TRAP))
     assert f"play {h['defences'][0] + 1} to stop it" in h["text"]
 

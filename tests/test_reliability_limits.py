@@ -7,6 +7,7 @@ exits 130; SIGKILL of a command leaves none of its workers (local, Dask, the gro
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
@@ -18,6 +19,10 @@ import pytest
 
 from qubic_logic.bench.interrupts import QUBIC, qubic
 from qubic_logic.cli import main
+from qubic_logic.cli import strategy as strategy_cli
+from qubic_logic.strategy.complete import complete_dictionary
+from qubic_logic.strategy.dictionary import StrategyDictionary
+from qubic_logic.strategy.formats import read_dictionary
 
 
 def test_a_round_robin_too_large_is_refused_before_any_game(capsys):
@@ -96,3 +101,31 @@ def test_sigkill_of_a_command_leaves_no_dask_worker():
     argv = [*QUBIC, "solve", "empty", "--split", "--move", "0", "--jobs", "2", "--executor", "dask"]
     _, children = _children_then_sigkill(argv, 3)
     assert not _left(children)
+
+
+def test_ctrl_c_during_strategy_complete_says_it_was_stopped_and_how_far_it_got(tmp_path):
+    out = tmp_path / "complete.txt"
+    run = qubic("strategy", "complete", "patashnik", "-o", str(out), interrupt_after=3, started=2.0, timeout=120)
+    assert run.code == 130 and "Traceback" not in run.err, run.err
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and "not verified" not in lines[0], run.err
+    assert re.search(r"interrupted: the verification was stopped \(interrupted\) after [\d,]+ positions up to "
+                     r"symmetry and [\d,]+ forced wins .*nothing listed", lines[0]), lines[0]
+    assert not out.exists() and not run.leftovers()
+
+
+def test_ctrl_c_while_compressing_keeps_the_complete_list_uncompressed(tmp_path, capsys, monkeypatch):
+    source = tmp_path / "d.dict"
+    source.write_text("root: x2x1o6x14o20o\n---\nx2x1o6x14o20o 21\n")
+    want = complete_dictionary(StrategyDictionary.load(source))
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(strategy_cli, "compressed", ctrl_c)  # Ctrl-C comes while the list is compressed
+    out = tmp_path / "complete.txt"
+    assert main(["strategy", "complete", str(source), "-o", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert f"interrupted: stopped while compressing; the {len(want):,} decisions are written to {out} uncompressed" \
+        in err
+    assert sorted(e.text() for e in read_dictionary(str(out))) == sorted(e.text() for e in want)

@@ -86,7 +86,7 @@ def test_a_whole_game_against_hp67_by_clicking_reaches_the_sample_ending(page, t
 
 def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page, tmp_path):
     expect = playwright.expect
-    page.goto("/play")
+    page.goto("/play?o=mcdaniel")
     expect(page.locator("#status")).to_have_text("X (human) to move")
     click_cell(page, 0)
     expect(page.locator("#log li")).to_have_count(2)
@@ -196,8 +196,8 @@ def test_the_offline_tree_page_opens_on_its_root(browser, tmp_path):
     path = tmp_path / "tree.html"
     path.write_text(tree_html(force_tree(parse_position("1-2,22-52,27-4"))))
     page.goto(path.as_uri())
-    root = page.locator("#n0").bounding_box()
-    view = page.locator("#tree").bounding_box()
+    root = page.locator('#graph .gnode[data-id="0"] rect.box').bounding_box()
+    view = page.locator("#graph").bounding_box()
     assert view["x"] <= root["x"] and root["x"] + root["width"] <= view["x"] + view["width"]
     assert view["y"] <= root["y"] and root["y"] + root["height"] <= view["y"] + view["height"]
     page.close()

@@ -44,16 +44,17 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 from ..core import core_module
 from ..errors import DataFormatError, QubicError
 from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
+from ..geometry import cells_of
 from ..position import Position, other
 from ..strategy.dictionary import Entry, StrategyDictionary
 from ..proof.solve import DFPN_NATIVE, solve
-from ..supervisor import wrapping_up
+from ..supervisor import report, wrapping_up
 from .store import BookEntry, OpeningBook, SearchLog, canonical_key
 
 DEFAULT_BUDGET = 60.0
@@ -78,6 +79,55 @@ def children(position: Position) -> dict[Key, int]:
         x, o, _ = canonical_key(position.play(cell))
         found.setdefault((x, o), cell)
     return found
+
+
+def parents(key: Key) -> set[Key]:
+    """The classes of positions one move before the class ``key``: each stone of the side that moved last
+    taken back (canonical masks).
+
+    >>> len(parents(canonical_key(Position.from_cells([0, 21]))[:2]))   # O's one stone: the corner alone
+    1
+    """
+    position = Position(*key)
+    mover = other(position.to_move)
+    found: set[Key] = set()
+    for cell in cells_of(position.mask(mover)):
+        bit = ~(1 << cell)
+        try:
+            before = Position(key[0] & bit, key[1]) if mover == "x" else Position(key[0], key[1] & bit)
+        except QubicError:  # the other side's four stays: no game reaches ``key`` that way
+            continue
+        found.add(canonical_key(before)[:2])
+    return found
+
+
+def settle_upwards(book: OpeningBook, keys: Iterable[Key],
+                   progress: Callable[[int], None] | None = None) -> list[Key]:
+    """Settle what the settled entries ``keys`` settle above them in ``book`` (minimax, :func:`derived`),
+    deepest first and on upwards; returns the keys it settled. ``progress(n)``: after each level.
+
+    Unlike a build's propagation it needs no tree: the positions above an entry are its :func:`parents`
+    that the book holds open. Call it inside the caller's transaction (it uses :meth:`OpeningBook.write`).
+    """
+    waiting: dict[int, set[Key]] = {}
+    for key in keys:
+        for parent in parents(key):
+            waiting.setdefault(Position(*parent).count, set()).add(parent)
+    settled: list[Key] = []
+    while waiting:
+        stones = max(waiting)
+        for key in waiting.pop(stones):
+            if book.value(key) != "open":
+                continue
+            found = derived(book, Position(*key))
+            if found is not None:
+                book.write(found)
+                settled.append(key)
+                for parent in parents(key):
+                    waiting.setdefault(stones - 1, set()).add(parent)
+        if progress:
+            progress(len(settled))
+    return settled
 
 
 @dataclass
@@ -126,7 +176,20 @@ class BookTree:
         return [Position(*key) for level in self.levels for key in level]
 
 
-Unit = tuple[str, float | None, float | None, bytes | None, float | None]
+class Unit(NamedTuple):
+    """A search as a work unit (plain data): the position in Patashnik's format, the time limit (s), the
+    memory limit (MB), a saved table to go on from, the deadline (``time.time()`` seconds) no search
+    passes, and optionally a node limit and the solver's options (:func:`~qubic_logic.proof.solve.solve`).
+    A plain tuple of the first five is one too."""
+
+    text: str
+    limit: float | None
+    memory: float | None
+    table: bytes | None
+    deadline: float | None
+    node_limit: int | None = None
+    weak_pns: int = 0
+    pass_nodes: int | None = None
 
 
 class Result(NamedTuple):
@@ -151,13 +214,16 @@ GRACE = 60.0  # seconds past the build's deadline for the searches to hand in th
 
 
 def _unless_wrapping_up(nodes: int, pn: int, dn: int) -> None:
-    """A search's progress callback in a worker: stop as on Ctrl-C (keeping the table) when asked to wrap up."""
+    """A search's progress callback in a worker: tell the parent how far it got (local workers), and stop as
+    on Ctrl-C (keeping the table) when asked to wrap up."""
+    report((nodes, pn, dn))
     if wrapping_up():
         raise KeyboardInterrupt
 
 
-def solve_position_unit(unit: Unit) -> Result:
-    """One work unit ``(position in Patashnik's format, time limit, memory limit MB, saved table, deadline)``.
+def solve_position_unit(unit: Unit | tuple) -> Result:
+    """One work unit (a :class:`Unit`: position in Patashnik's format, time limit, memory limit MB, saved
+    table, deadline, and optionally a node limit and solver options).
 
     The saved table (or None) is an earlier search's, to go on from; the
     deadline (``time.time()`` seconds, or None) is the build's, which the
@@ -167,20 +233,20 @@ def solve_position_unit(unit: Unit) -> Result:
     >>> r.status, len(r.strategy.splitlines()) > r.size > 0
     ('won', True)
     """
-    text, limit, memory, table, deadline = unit
+    text, limit, memory, table, deadline, node_limit, weak_pns, pass_nodes = Unit(*unit)
     if deadline is not None:
         left = deadline - time.time()
         if left <= 0:
             return Result("unknown", None, "", 0, 0, 0.0, NOT_STARTED, None, 0.0)
         limit = left if limit is None else min(limit, left)
     position = parse_patashnik(text)
+    options = dict(time_limit=limit, memory_limit=memory, node_limit=node_limit, weak_pns=weak_pns,
+                   pass_nodes=pass_nodes, save_table=DFPN_NATIVE is not None, progress=_unless_wrapping_up)
     try:
-        r = solve(position, time_limit=limit, memory_limit=memory, table=table, save_table=DFPN_NATIVE is not None,
-                  progress=_unless_wrapping_up)
+        r = solve(position, table=table, **options)
     except DataFormatError:  # saved by another version of the solver: start afresh
         table = None
-        r = solve(position, time_limit=limit, memory_limit=memory, save_table=DFPN_NATIVE is not None,
-                  progress=_unless_wrapping_up)
+        r = solve(position, **options)
     strategy = r.strategy.dumps() if r.strategy is not None else ""
     return Result(r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table, limit,
                   r.proof_number, r.disproof_number, table is not None)

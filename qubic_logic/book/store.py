@@ -3,8 +3,9 @@
 A book file is an SQLite database whose ``application_id`` marks it as a
 qubic-logic opening book and whose ``user_version`` is the schema version;
 anything else (another program's database, a text file, a damaged page) is
-refused with one clear line (a book of schema version 1, before saved search
-tables, is upgraded in place when opened). Positions are kept in canonical form (the least
+refused with one clear line (a book of an earlier schema version — 1, before saved
+search tables, or 2, before the search tree of ``qubic book solve`` — is upgraded in
+place when opened). Positions are kept in canonical form (the least
 image under the 192 automorphisms, :func:`~qubic_logic.symmetry.canonical_masks`),
 with the best move in that frame; a lookup maps it back onto the orientation
 of the query.
@@ -40,7 +41,7 @@ from ..strategy.dictionary import StrategyDictionary
 
 APPLICATION_ID = 0x5142_4F4B  # 'QBOK'
 MADE_BY = "`qubic book build`"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 VALUES = ("win", "loss", "no win", "open")
 SETTLED = ("win", "loss", "no win")
 
@@ -48,6 +49,41 @@ TABLES = """
 CREATE TABLE tables (               -- an open position's saved search table, to go on from (version 2)
     x INTEGER NOT NULL, o INTEGER NOT NULL, saved_at TEXT NOT NULL, blob BLOB NOT NULL,
     UNIQUE (x, o)
+);
+"""
+TREE = """
+CREATE TABLE tree_nodes (           -- the proof-number tree of `qubic book solve`: X attacks (version 3)
+    x INTEGER NOT NULL, o INTEGER NOT NULL,    -- canonical masks, as in positions
+    pn INTEGER NOT NULL, dn INTEGER NOT NULL,  -- proof and disproof numbers of X's win
+    expanded INTEGER NOT NULL DEFAULT 0,       -- 1: its children are nodes (tree_edges)
+    how TEXT NOT NULL DEFAULT '',              -- what set its numbers: new | threats | book | search | children
+    target INTEGER NOT NULL DEFAULT 0,         -- nodes its searches are to reach before it counts as unsettled
+    spent INTEGER NOT NULL DEFAULT 0,          -- nodes of its searches since its saved table began
+    nodes INTEGER NOT NULL DEFAULT 0,          -- nodes of all its searches
+    searches INTEGER NOT NULL DEFAULT 0,       -- its searches that used their whole budget unsettled
+    PRIMARY KEY (x, o)
+) WITHOUT ROWID;
+CREATE TABLE tree_edges (
+    x INTEGER NOT NULL, o INTEGER NOT NULL, child_x INTEGER NOT NULL, child_o INTEGER NOT NULL,
+    move INTEGER NOT NULL, penalty INTEGER NOT NULL,  -- the move in the parent's frame; X's moves: df-pn's penalty
+    PRIMARY KEY (x, o, child_x, child_o)
+) WITHOUT ROWID;
+CREATE TABLE tree_roots (
+    id INTEGER PRIMARY KEY, x INTEGER NOT NULL, o INTEGER NOT NULL, position TEXT NOT NULL,
+    added_at TEXT NOT NULL, seconds REAL NOT NULL DEFAULT 0, settled_at TEXT, verdict TEXT, UNIQUE (x, o)
+);
+CREATE TABLE tree_jobs (            -- every job the search handed out
+    id INTEGER PRIMARY KEY, root INTEGER NOT NULL, x INTEGER NOT NULL, o INTEGER NOT NULL,
+    kind TEXT NOT NULL,             -- search | verify
+    state TEXT NOT NULL,            -- running | done | lost | refuted
+    budget INTEGER, went_on INTEGER NOT NULL DEFAULT 0, worker TEXT, started_at REAL NOT NULL,
+    finished_at REAL, status TEXT, nodes INTEGER NOT NULL DEFAULT 0, seconds REAL NOT NULL DEFAULT 0,
+    proof_number INTEGER, disproof_number INTEGER, verify_seconds REAL NOT NULL DEFAULT 0, note TEXT
+);
+CREATE INDEX tree_jobs_by_state ON tree_jobs (state, x, o);
+CREATE TABLE tree_trace (           -- the root's numbers as the search went on
+    id INTEGER PRIMARY KEY, root INTEGER NOT NULL, at REAL NOT NULL, seconds REAL NOT NULL,
+    nodes INTEGER NOT NULL, jobs INTEGER NOT NULL, proof_number INTEGER NOT NULL, disproof_number INTEGER NOT NULL
 );
 """
 SCHEMA = """
@@ -79,7 +115,7 @@ CREATE TABLE solves (               -- every search a build ran, settled or not
     finished_at TEXT NOT NULL,
     proof_number INTEGER, disproof_number INTEGER  -- the root's when the search stopped open (version 2)
 );
-""" + TABLES
+""" + TABLES + TREE
 
 _canonical = getattr(core_module(), "canonical", canonical_masks)
 
@@ -211,21 +247,22 @@ class OpeningBook:
         writer = create or write
         db, new = open_database(path, valid, what="opening book", made_by=MADE_BY, create=create, write=writer)
         version = None if new else db.execute("PRAGMA user_version").fetchone()[0]
-        if version == 1 and not writer:  # upgrading needs the writer's connection
+        old = version is not None and version < SCHEMA_VERSION
+        if old and not writer:  # upgrading needs the writer's connection
             db.close()
             db, _ = open_database(path, valid, what="opening book", made_by=MADE_BY, write=True)
         try:
             with damaged(path, "opening book", MADE_BY):
+                # each script is one transaction: a process killed meanwhile leaves the file as it was
                 if new:
-                    with db:
-                        db.executescript(SCHEMA + f"PRAGMA application_id = {APPLICATION_ID};"
-                                         f"PRAGMA user_version = {SCHEMA_VERSION};")
-                elif version == 1:
-                    with db:  # version 1 had no saved search tables, nor the numbers of open searches
-                        db.executescript(TABLES + "ALTER TABLE solves ADD COLUMN proof_number INTEGER;"
-                                         "ALTER TABLE solves ADD COLUMN disproof_number INTEGER;"
-                                         f"PRAGMA user_version = {SCHEMA_VERSION};")
-                if writer or version == 1:
+                    db.executescript("BEGIN;" + SCHEMA + f"PRAGMA application_id = {APPLICATION_ID};"
+                                     f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+                elif old:
+                    # version 1 had no saved search tables, nor the numbers of open searches; 2 no search tree
+                    upgrade = (TABLES + "ALTER TABLE solves ADD COLUMN proof_number INTEGER;"
+                               "ALTER TABLE solves ADD COLUMN disproof_number INTEGER;") if version == 1 else ""
+                    db.executescript(f"BEGIN;{upgrade}{TREE}PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+                if writer or old:
                     # WAL: a commit survives a killed process without an fsync per settled position
                     db.execute("PRAGMA journal_mode = WAL")
                     db.execute("PRAGMA synchronous = NORMAL")
@@ -388,6 +425,13 @@ class OpeningBook:
             yield _entry(row)
 
     @guarded
+    def keys(self, *values: str) -> list[tuple[int, int]]:
+        """The canonical masks of the entries of ``values`` (no entry read whole)."""
+        marks = ", ".join("?" * len(values))
+        rows = self.db.execute(f"SELECT x, o FROM positions WHERE value IN ({marks})", values)
+        return [(_unsigned(x), _unsigned(o)) for x, o in rows]
+
+    @guarded
     def counts(self) -> dict[tuple[int, str], int]:
         """Entries by ``(stones, value)``."""
         rows = self.db.execute("SELECT stones, value, count(*) FROM positions GROUP BY stones, value")
@@ -411,10 +455,12 @@ def _columns(db: sqlite3.Connection) -> dict[str, set[str]]:
 
 
 def _expected(version: int) -> dict[str, set[str]]:
-    """The tables and columns a book of schema ``version`` (1 or the current one) has."""
+    """The tables and columns a book of schema ``version`` (1, 2 or the current one) has."""
     with contextlib.closing(sqlite3.connect(":memory:")) as db:
         db.executescript(SCHEMA)
         tables = _columns(db)
+    if version < 3:
+        tables = {name: columns for name, columns in tables.items() if not name.startswith("tree_")}
     if version == 1:
         del tables["tables"]
         tables["solves"] -= {"proof_number", "disproof_number"}
@@ -438,7 +484,7 @@ def _check_book(path: Path, db: sqlite3.Connection, scan: bool) -> bool:
     if app != APPLICATION_ID:
         raise DataFormatError(f"{path} is not a qubic-logic opening book (another SQLite database); "
                               f"expected a file made by {MADE_BY}")
-    if version not in (1, SCHEMA_VERSION):
+    if version not in range(1, SCHEMA_VERSION + 1):
         raise DataFormatError(f"{path}: opening book schema version {version}; this qubic-logic reads "
                               f"version {SCHEMA_VERSION}")
     for table, columns in _expected(version).items():

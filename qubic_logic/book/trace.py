@@ -86,7 +86,11 @@ def csv_text(traces: list[Trace]) -> str:
     return out.getvalue()
 
 
-def plot(traces: list[Trace], path: str) -> None:
+TITLE = ("The root's numbers during each search (a proof: the proof number falls to 0)\n"
+         "(df-pn updates the root when a search below one of its moves returns)")
+
+
+def plot(traces: list[Trace], path: str, title: str = TITLE) -> None:
     """Proof and disproof numbers against nodes, one colour per position (written atomically)."""
     import matplotlib
 
@@ -108,8 +112,7 @@ def plot(traces: list[Trace], path: str) -> None:
         axis.set_yscale("log")
         axis.grid(True, which="major", alpha=0.3)
     top.legend(fontsize=8, loc="lower left")
-    top.set_title("The root's numbers during each search (a proof: the proof number falls to 0)\n"
-                  "(df-pn updates the root when a search below one of its moves returns)", fontsize=10)
+    top.set_title(title, fontsize=10)
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)

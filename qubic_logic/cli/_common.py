@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from ..errors import QubicError
-from ..executor import EXECUTORS, Executor, make_executor
 from ..notation import CELL_FORMS, CellNames, input_notation, parse_cell, parse_position, shown
 from ..position import Position
+
+if TYPE_CHECKING:
+    from ..executor import Executor
 
 
 def position_arg(parser: argparse.ArgumentParser) -> None:
@@ -155,6 +158,8 @@ def cell(text: str) -> int:
 def executor_args(parser: argparse.ArgumentParser, prefix: str = "", jobs: int | None = None) -> None:
     """``--jobs`` (default ``jobs``, None: every core), ``--executor local|dask`` and ``--scheduler
     ADDRESS`` (see :mod:`qubic_logic.executor`)."""
+    from ..executor import EXECUTORS
+
     parser.add_argument("--jobs", type=positive_int, default=jobs, metavar="J",
                         help=f"{prefix}worker processes (default: {jobs or 'every core'})")
     parser.add_argument("--executor", choices=EXECUTORS, default="local",
@@ -166,6 +171,8 @@ def executor_args(parser: argparse.ArgumentParser, prefix: str = "", jobs: int |
 
 def executor_from(args: argparse.Namespace) -> Executor:
     """The executor that :func:`executor_args` options ask for."""
+    from ..executor import make_executor
+
     return make_executor(args.executor, args.jobs, scheduler=args.scheduler)
 
 

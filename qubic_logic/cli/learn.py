@@ -117,8 +117,7 @@ def _players(text: str) -> list[str]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("learn", help="train Doake's 1972 learning program into a brain file; report, plot, export",
-                            description=plain(__doc__))
+    parser = sub.add_parser("learn", description=plain(__doc__))
     parser.add_argument("brain", metavar="BRAIN", help="the brain file (SQLite; created by the first training run)")
     parser.add_argument("--against", metavar="NAME",
                         help=f"train against a player NAME[:key=value,...] or {SELF}: {', '.join(player_names())}")

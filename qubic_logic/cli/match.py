@@ -28,7 +28,6 @@ from ..match import (
     GameRecord, SeriesResult, cross_table, run_games, save_games, schedule, series_table,
 )
 from ..players import player_names
-from ..ratings import rate, ratings_markdown, save_ratings
 from ..saving import write_atomically
 from ._common import check_output, deadline_of, positive_int, seconds
 from ._terminal import plain, say, console as terminal_console
@@ -93,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
             save_games(args.save, records)
         rated = [g for g in records if g.seed % 10_000 < rounds]
         if rated:
+            from ..ratings import rate, ratings_markdown, save_ratings  # SciPy's statistics: only to rate
+
             ratings = rate(rated, args.bootstrap, args.seed)
             print(f"\nRatings from {rounds} game(s) per ordered pair ({2 * rounds} per pair):\n"
                   + ratings_markdown(ratings))
@@ -142,8 +143,7 @@ def _status(stopped: str | None) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("match", help="play a series between players, or a round robin",
-                            description=plain(__doc__))
+    parser = sub.add_parser("match", description=plain(__doc__))
     parser.add_argument("players", nargs="*", metavar="PLAYER",
                         help="two players NAME[:key=value,...] (round robin: any, default all): "
                              f"{', '.join(player_names())}")

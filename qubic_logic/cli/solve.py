@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("solve", help="proof-number search: does the side to move force a win?")
+    parser = sub.add_parser("solve")
     position_arg(parser)
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                         help="seconds before giving up; the strategy's minimising pass gets what the search "

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -27,9 +27,9 @@ from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
 from ..errors import QubicError
 from ..forcegraph import MERGES, fold_forced, force_graph
-from ..forcetree import EDGE_KINDS, edge_moves, force_tree
+from ..forcetree import EDGE_KINDS, force_tree
 from ..geometry import cells_of
-from ..hints import hint
+from ..hints import hint, verdict
 from ..notation import (CELL_FORMS, CellNames, format_cell, format_mcdaniel, named_cells, parse_game, parse_position,
                         read_move, root_of)
 from ..players import REGISTRY, make_player, player_names
@@ -39,12 +39,12 @@ from ..lessons import answer as lesson_answer, in_notation, lesson, lesson_names
 from ..puzzles import SOURCES, Answer, answer, daily, generate, winning_first_moves
 from ..ratings import shipped_ratings
 from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
-from ..render.dot import node_caption, on_shortest_win, several_lines_meet, value_text
-from ..render.layout import layout
-from ..render.view import opening_view, principal_variation
+from ..render.explorer import explorer_data
+from ..render.layout import MAX_EDGES, MAX_ID, MAX_NODES, MAX_SEGMENTS, GraphError, boxes_of, check_graph
 from ..review import review, summary
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
+from .layouts import SECONDS as LAYOUT_SECONDS, ClientGone
 from .verifying import VerificationJob
 
 router = APIRouter(prefix="/api")
@@ -112,12 +112,19 @@ class TreeRequest(WinRequest):
     fold: bool = Field(True, description="fold each threat and its forced reply into one step edge")
 
 
+NodeId = Annotated[int, Field(ge=0, le=MAX_ID)]
+Pixels = Annotated[float, Field(gt=0, le=2000)]
+
+
 class LayoutRequest(BaseModel):
-    nodes: Annotated[list[tuple[int, Annotated[float, Field(gt=0, le=2000)], Annotated[float, Field(gt=0, le=2000)]]],
-                     Field(min_length=1, max_length=MAX_TREE_NODES,
-                           description="the boxes to place: [id, width, height] in pixels")]
-    edges: Annotated[list[tuple[int, int]], Field(max_length=4 * MAX_TREE_NODES,
-                                                  description="[from, to] pairs of node ids")] = []
+    nodes: Annotated[list[tuple[NodeId, Pixels, Pixels]],
+                     Field(min_length=1, max_length=MAX_NODES,
+                           description=f"the boxes to place: [id, width, height] in pixels; ids 0..{MAX_ID}, "
+                                       f"each once, at most {MAX_NODES:,} boxes")]
+    edges: Annotated[list[tuple[NodeId, NodeId]],
+                     Field(max_length=MAX_EDGES,
+                           description=f"[from, to] pairs of node ids, each once, no cycle, at most {MAX_EDGES:,}; "
+                                       f"an edge counts once per rank it crosses, at most {MAX_SEGMENTS:,} in all")] = []
     rankdir: Literal["TB", "LR"] = "TB"
 
 
@@ -212,7 +219,9 @@ def info() -> dict:
             "edge_kinds": EDGE_KINDS, "dictionaries": list(DICTIONARIES), "puzzle_sources": list(SOURCES),
             "strategies": strategy_rule_files() + [f"player:{n}" for n in player_names()],
             "limits": {"seconds": MAX_SECONDS, "tree_nodes": MAX_TREE_NODES, "text": MAX_TEXT,
-                       "dictionary": MAX_DICTIONARY}}
+                       "dictionary": MAX_DICTIONARY,
+                       "layout": {"nodes": MAX_NODES, "edges": MAX_EDGES, "segments": MAX_SEGMENTS,
+                                  "seconds": LAYOUT_SECONDS}}}
 
 
 class TextRequest(BaseModel):
@@ -266,43 +275,23 @@ async def tree(req: TreeRequest, request: Request) -> dict:
 
     start = time.perf_counter()
     g = await _runner(request).call(grow, seconds=req.time_limit + 5, what="growing the force tree")
-    nodes = []
-    for n, d in g.nodes(data=True):
-        q = d["position"]
-        parent = next(iter(g.predecessors(n)), None)
-        nodes.append({"id": n, "role": d["role"], "to_move": d["to_move"], "status": d["status"],
-                      "length": d["length"], "reason": d["reason"], "depth": d["depth"], "move": d["move"],
-                      "step": list(edge_moves(g.edges[parent, n])) if parent is not None else [],
-                      "mover": g.nodes[parent]["to_move"] if parent is not None else None,
-                      "caption": node_caption(g, n), "value": value_text(g, n),
-                      "x": cells_of(q.x), "o": cells_of(q.o), "xt": list(d["x_threats"]),
-                      "ot": list(d["o_threats"]), "win": list(q.winning_line or ()),
-                      "tree_nodes": d.get("tree_nodes", 1), "merged": several_lines_meet(g, n)})
-    edges = [{"source": a, "target": b, "move": e["move"], "reply": e.get("reply"), "kind": e["kind"],
-              "step": list(edge_moves(e)), "best": on_shortest_win(g, a, b)} for a, b, e in g.edges(data=True)]
-    return {"summary": g.summary(CellNames.of(req.position)),
-            "summaries": {f: g.summary(CellNames(f)) for f in CELL_FORMS},
-            "attacker": g.attacker, "length": g.length,
-            "winning_first_moves": g.winning_first_moves(), "truncated": g.graph["truncated"],
-            "tree_nodes": g.graph.get("tree_nodes", g.graph.get("folded_from", g.number_of_nodes())),
-            "graph_nodes": g.graph.get("folded_from", g.number_of_nodes()),
+    return {**explorer_data(g), "summary": g.summary(CellNames.of(req.position)),
             "folded_nodes": g.number_of_nodes() if req.fold else None,
-            "merge": req.merge, "fold": req.fold, "engine": g.graph["engine"],
-            "seconds": round(time.perf_counter() - start, 4),
-            "principal_variation": principal_variation(g), "opening": sorted(opening_view(g)),
-            "nodes": nodes, "edges": edges}
+            "merge": req.merge, "fold": req.fold, "seconds": round(time.perf_counter() - start, 4)}
 
 
 @router.post("/layout", summary="Graphviz dot layout of boxes and edges: centres and edge curves in pixels")
 async def layout_route(req: LayoutRequest, request: Request) -> dict:
-    boxes = {n: (w, h) for n, w, h in req.nodes}
-    unknown = [e for e in req.edges if e[0] not in boxes or e[1] not in boxes]
-    if unknown:
-        raise InputError("edges", f"edge {list(unknown[0])} joins a node not in 'nodes'; "
-                                  "expected pairs of the given node ids")
+    try:
+        boxes = boxes_of(req.nodes)
+        check_graph(boxes, req.edges)
+    except GraphError as exc:
+        raise InputError(exc.field, str(exc).removeprefix(f"{exc.field}: ")) from None
     start = time.perf_counter()
-    laid = await _runner(request).call(layout, boxes, req.edges, req.rankdir, seconds=MAX_SECONDS,
-                                       what="laying out the graph")
+    try:
+        laid = await request.app.state.layouts.lay_out(boxes, req.edges, req.rankdir, request.is_disconnected)
+    except ClientGone:
+        return Response(status_code=499)  # nobody reads it: the client has gone
     return {"nodes": {str(n): xy for n, xy in laid.nodes.items()},
             "edges": [{"source": a, "target": b, "d": d} for (a, b), d in laid.edges.items()],
             "width": laid.width, "height": laid.height, "seconds": round(time.perf_counter() - start, 4)}
@@ -353,7 +342,8 @@ async def hint_route(req: GameRequest, request: Request) -> dict:
 @router.post("/analysis", summary="both sides' threats, forcing moves, forced wins, checks, and the defences")
 async def analysis_route(req: GameRequest, request: Request) -> dict:
     g = game_of(req)
-    return await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+    found = await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+    return {**found, "verdicts": {f: verdict(found, CellNames(f)) for f in CELL_FORMS}}
 
 
 @router.post("/review", summary="every move of a game with the engines' verdict (missed or allowed wins, ...)")
@@ -506,12 +496,23 @@ class VerificationStream(StreamingResponse):
     def __init__(self, job: VerificationJob, request: Request, lock: threading.Lock) -> None:
         self.job, self.lock, self.jobs = job, lock, request.app.state.jobs
         self.jobs.add(job)
+        self.over = False
 
         async def events():
-            async for kind, data in job.run(request.is_disconnected):
-                yield _event(kind, data)
+            try:
+                async for kind, data in job.run(request.is_disconnected):  # (it stops the job as it ends)
+                    yield _event(kind, data)
+            finally:
+                self._over()  # before the response's end: a client that saw it end may ask again at once
 
         super().__init__(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    def _over(self) -> None:
+        """The job has ended: forget it and free the server for the next verification (once)."""
+        if not self.over:
+            self.over = True
+            self.jobs.discard(self.job)
+            self.lock.release()
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -519,5 +520,4 @@ class VerificationStream(StreamingResponse):
         finally:
             with anyio.CancelScope(shield=True):
                 await run_in_threadpool(self.job.stop)
-            self.jobs.discard(self.job)
-            self.lock.release()
+            self._over()

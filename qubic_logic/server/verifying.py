@@ -11,13 +11,18 @@ child process (its own process group, workers included) that reports
 child stops as on Ctrl-C), then after :data:`GRACE` seconds SIGKILL to whatever
 of the group is left, workers included, so a stopped job is gone within a second.
 
-(A child process takes a second or two to start: the tests run it, not this page.)
+The child is not a fresh interpreter (which takes a second or more to start and
+import): it is forked from a *fork server*, a single-threaded process that
+:func:`warm_up` starts with the server and that has imported the verification's
+code once, so a job starts in milliseconds, with nothing of the server's threads
+or state (forking the server itself, which has threads, would not be safe).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import queue as queues
 import signal
@@ -36,10 +41,26 @@ from ..strategy.sources import load_strategy
 from ..strategy.verify import verify
 from .boards import board
 
+PRELOAD = ("clingo", "qubic_logic.players")  # imported by the fork server beside this module: what judging a
+# rule file's strategy (clingo) or a player's (every player) needs
 SECONDS = 300.0
 GRACE = 0.5  # seconds a stopped child has to end before its group is killed (native code does not see signals)
 POLL = 0.2  # seconds between checks that the client is still there
 FAILURES_SHOWN = 24
+
+
+def _processes() -> multiprocessing.context.BaseContext:
+    """How verifications start: forked from the fork server (see the module docstring)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__, *PRELOAD])
+    return context
+
+
+def warm_up() -> None:
+    """Start the fork server now (the server calls it as it starts), so that its imports are done
+    before the first verification; a fork server that died is started again by the next job."""
+    _processes()
+    multiprocessing.forkserver.ensure_running()
 
 
 def _interrupt(*_: object) -> None:
@@ -97,7 +118,7 @@ class VerificationJob:
     at ``path``, or of the strategy ``source`` (a shipped rule file's path or ``player:NAME``)."""
 
     def __init__(self, text: str | None, path: str | None, root: str | None, source: str | None = None) -> None:
-        context = multiprocessing.get_context("spawn")  # the server has threads: do not fork it
+        context = _processes()
         self.events = context.Queue()
         self.process = context.Process(target=_run, args=(text, path, source, root, self.events))
         self._stopping = threading.Lock()

@@ -93,6 +93,7 @@ class Verification:
     witnesses: list[Witness] = field(default_factory=list)
     unsettled: int = 0
     used_entries: list[int] = field(default_factory=list)  # indices of the entries played (rule 3)
+    stopped: str | None = None  # why an incomplete verification stopped: 'interrupted' or 'time limit'
 
     @property
     def longest(self) -> int:
@@ -120,6 +121,7 @@ class Verification:
             "engine": self.engine,
             "jobs": self.jobs,
             "unsettled": self.unsettled,
+            "stopped": self.stopped,
             "failures": [f.to_json() for f in self.failures],
         }
 
@@ -243,14 +245,20 @@ def traverse_native(entries: list[tuple[int, int, int]], a: int, d: int, time_li
 # ---------------------------------------------------------------------- forced wins
 
 
-def settle(pairs: list[tuple[int, int]], engine: str, time_limit: float = 0.0) -> list[tuple[int, bytes]]:
-    """Shortest forced win of each ``(attacker, defender)`` pair: ``(length, witness)``.
+def settle(pairs: list[tuple[int, int]], engine: str, time_limit: float = 0.0,
+           shortest: bool = True) -> list[tuple[int, bytes]]:
+    """Shortest forced win of each ``(attacker, defender)`` pair: ``(length, witness)``; with ``shortest``
+    False (native engine) the first one a depth-first pass finds, many times faster (its length is the
+    witness's attacker moves, not the least).
 
     Length 0: no forced win; -1: out of time.
 
-    >>> settle([(0b111, 0)], 'python')
-    [(1, b'\\x03')]
+    >>> settle([(0b111, 0)], 'python'), settle([(0b111, 0)], 'native', shortest=False)
+    ([(1, b'\\x03')], [(1, b'\\x03')])
     """
+    if engine == "native" and not shortest:
+        found = [NATIVE.any_forced_win(a, d, 0) for a, d in pairs]
+        return [(0, b"") if seq is None else ((len(seq) + 1) // 2, seq) for seq in found]
     if engine == "native":
         return VERIFY_NATIVE.forced_wins(pairs, time_limit)
     end = time.monotonic() + time_limit if time_limit else None
@@ -262,8 +270,8 @@ def settle(pairs: list[tuple[int, int]], engine: str, time_limit: float = 0.0) -
     return out
 
 
-def settle_unit(unit: tuple[list[tuple[int, int]], str, float]) -> list[tuple[int, bytes]]:
-    """A work unit ``(pairs, engine, time limit)`` for :func:`settle`."""
+def settle_unit(unit: tuple[list[tuple[int, int]], str, float, bool]) -> list[tuple[int, bytes]]:
+    """A work unit ``(pairs, engine, time limit, shortest)`` for :func:`settle`."""
     return settle(*unit)
 
 
@@ -272,7 +280,7 @@ def _chunks(items: list, size: int) -> list[list]:
 
 
 def _settle_all(
-    leaves: list, engine: str, jobs: int, deadline: float | None, progress: Progress | None
+    leaves: list, engine: str, jobs: int, deadline: float | None, progress: Progress | None, shortest: bool = True
 ) -> tuple[list[tuple[int, bytes]], bool]:
     """Settle every leaf, ``jobs`` processes at once; returns results and completeness."""
     pairs = [(a, d) for a, d, _ in leaves]
@@ -294,12 +302,13 @@ def _settle_all(
             for i, chunk in enumerate(chunks):
                 if deadline and time.monotonic() > deadline:
                     break
-                record(i, settle(chunk, engine, max(deadline - time.monotonic(), 1e-6) if deadline else 0.0))
+                record(i, settle(chunk, engine, max(deadline - time.monotonic(), 1e-6) if deadline else 0.0,
+                                 shortest))
         except KeyboardInterrupt:
             pass  # keep the chunks settled so far
     else:
         with make_executor("local", jobs) as executor:
-            for i, result in executor.run(settle_unit, [(c, engine, left) for c in chunks],
+            for i, result in executor.run(settle_unit, [(c, engine, left, shortest) for c in chunks],
                                           time_limit=left or None):
                 record(i, result)
     flat: list[tuple[int, bytes]] = []
@@ -328,12 +337,16 @@ def verify(
     jobs: int | None = None,
     time_limit: float | None = None,
     progress: Progress | None = None,
+    shortest: bool = True,
 ) -> Verification:
     """Check that the side to move at ``root`` (default: the empty board, X) wins with ``dictionary``.
 
     ``engine`` is ``'native'``, ``'python'`` or ``'auto'``; ``jobs`` worker
     processes settle the forced wins (default: every core). Past
     ``time_limit`` seconds, or on Ctrl-C, the verdict is ``'incomplete'``.
+    ``shortest``: each rule-(4) position's witness is a shortest forced win
+    (the figures ``longest`` reports); False takes the first one found (the
+    native engine: the same verdict, many times faster).
     """
     root = (root or Position()).require_in_play()
     engine = _engine(engine)
@@ -350,7 +363,7 @@ def verify(
     if progress:
         progress("traversal", 1, 1)
     if found["complete"] or (deadline is not None and time.monotonic() > deadline):
-        settled, complete = _settle_all(found["leaves"], engine, jobs, deadline, progress)
+        settled, complete = _settle_all(found["leaves"], engine, jobs, deadline, progress, shortest)
     else:  # interrupted: settle nothing more, report what the walk found
         settled, complete = [(-1, b"")] * len(found["leaves"]), False
     failures = [
@@ -368,6 +381,8 @@ def verify(
             unsettled += 1
     incomplete = unsettled or not found["complete"] or not complete
     verdict = "refuted" if failures else "incomplete" if incomplete else "verified"
+    stopped = None if not incomplete else \
+        "time limit" if deadline is not None and time.monotonic() >= deadline else "interrupted"
     return Verification(
         verdict=verdict,
         root=root,
@@ -381,6 +396,7 @@ def verify(
         witnesses=witnesses,
         unsettled=unsettled,
         used_entries=found["used"],
+        stopped=stopped,
     )
 
 

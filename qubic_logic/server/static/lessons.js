@@ -47,8 +47,9 @@ function exercise(lesson, ex, i) {
 
   function draw() {
     title.textContent = `Exercise ${i + 1}: ${ex.prompt}` + (remembered()[key] ? ' ✓' : '');
+    const big = document.body.classList.contains('present') ? {columns: 2, size: 72, font: 16} : {};
     boardDiv.replaceChildren(Q.board(state.board, {onclick: state.done ? null : move, last: state.last,
-                                                   marks: state.marks}));
+                                                   marks: state.marks, ...big}));
     boardDiv.dataset.position = state.board.qubic;
     boardDiv.dataset.left = state.left;
     const a = state.said, text = a && a.explanations[Q.notation()];
@@ -77,6 +78,7 @@ function exercise(lesson, ex, i) {
 
   // The exercise's prompt in another notation (the lesson was asked for again); its board and verdict follow.
   box.relabel = written => { ex.prompt = written.prompt; draw(); };
+  box.redraw = draw;  // present mode: larger
   draw();
   return box;
 }
@@ -92,6 +94,7 @@ async function show(name) {
   $('source').textContent = 'From: ' + lesson.source;
   $('text').replaceChildren(...lesson.paragraphs.map(paragraph));
   const boxes = lesson.exercises.map((ex, i) => exercise(lesson, ex, i));
+  redrawBoards = () => boxes.forEach(box => box.redraw());
   $('exercises').replaceChildren(Q.el('h2', {}, 'Your turn'), ...boxes);
   Q.onNotation(async () => {  // the text again in the new notation; the exercises keep where they are
     try {
@@ -106,8 +109,11 @@ async function show(name) {
     ...(next ? [' · next: ', Q.el('a', {href: '/lessons?name=' + next.name}, next.title)] : []));
 }
 
+let redrawBoards = () => {};
+
 async function main() {
   Q.nav('lessons');
+  Q.presentMode(() => redrawBoards());
   await Q.load();
   try {
     const name = Q.param('name');

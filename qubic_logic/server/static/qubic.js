@@ -143,15 +143,16 @@ const Q = {
 
   // Four levels side by side (level 1, z = 0, on the left), or two by two on a phone (opts.columns, default
   // 2 below 700 px: cells stay big enough to tap), rows and columns named in the notation.
-  // opts: onclick(cell), last, marks, notation, size, columns.
+  // opts: onclick(cell), last, marks, notation, size, columns, font (of the names, in pixels).
   board(b, opts = {}) {
     const notation = opts.notation || Q.notation();
     const COLS = opts.columns || (innerWidth < 700 ? 2 : 4), narrow = COLS < 4;  // narrow: tight margins
-    const S = opts.size || 30, GAP = narrow ? 4 : S / 2, font = narrow ? 9 : Math.max(9, Math.min(11, S * 0.4));
+    const S = opts.size || 30, GAP = narrow ? 4 : S / 2;
+    const font = opts.font || (narrow ? 9 : Math.max(9, Math.min(11, S * 0.4)));  // opts.font: present mode
     // room for the widest row name (a digit is under 0.64 em wide), at a distance of PAD from the level
     const widest = Math.max(...[0, 1, 2, 3].flatMap(z => Q.axes(z, notation).rows.map(r => r.length)));
     const PAD = narrow ? 2 : 3, LEFT = Math.max(narrow ? 0 : S * 0.7, PAD + 1 + 0.64 * font * widest);
-    const BLOCK = LEFT + 4 * S, TOP = 28;
+    const BLOCK = LEFT + 4 * S, TOP = opts.font ? 2 * font + 8 : 28;
     const W = COLS * BLOCK + (COLS - 1) * GAP, ROW = TOP + 4 * S + GAP, H = (4 / COLS) * ROW - GAP;
     const root = Q.svg('svg', {viewBox: `-1 -1 ${W + 2} ${H + 2}`, class: 'board', width: W + 2, height: H + 2});
     const at = z => [(z % COLS) * (BLOCK + GAP) + LEFT, Math.floor(z / COLS) * ROW];
@@ -162,7 +163,7 @@ const Q = {
     };
     for (let z = 0; z < 4; z++) {
       const [x0, y0] = at(z), names = Q.axes(z, notation);
-      label(x0 + 2 * S, y0 + 11, 'level ' + (z + 1), 'level');
+      label(x0 + 2 * S, y0 + (opts.font ? font + 1 : 11), 'level ' + (z + 1), 'level');
       names.cols.forEach((name, x) => label(x0 + x * S + S / 2, y0 + TOP - 4, name, 'axis'));
       names.rows.forEach((name, y) => label(x0 - PAD, y0 + TOP + y * S + S / 2 + font / 3, name, 'axis row'));
     }
@@ -246,6 +247,29 @@ const Q = {
   },
 
   param(name) { return new URLSearchParams(location.search).get(name); },
+
+  // Present mode, for a projector: a "Present" switch in the menu (and ?present=1, Escape to leave) that
+  // gives the page the class "present" (its own rules in style.css) and tells the page to redraw.
+  presentMode(redraw) {
+    const on = () => document.body.classList.contains('present');
+    const button = Q.el('button', {type: 'button', id: 'present', class: 'present-switch',
+                                   title: 'big boards and text for a projector (Escape leaves)'}, 'Present');
+    const set = value => {
+      document.body.classList.toggle('present', value);
+      button.textContent = value ? 'Leave present mode' : 'Present';
+      button.setAttribute('aria-pressed', String(value));
+      const url = new URL(location.href);
+      if (value) url.searchParams.set('present', '1'); else url.searchParams.delete('present');
+      history.replaceState(null, '', url);
+      redraw();
+    };
+    button.addEventListener('click', () => set(!on()));
+    document.addEventListener('keydown', ev => { if (ev.key === 'Escape' && on()) set(false); });
+    const cells = document.querySelector('nav label.cells');
+    if (cells) cells.before(button); else document.body.append(button);  // the menu's, or a page's own
+    if (Q.param('present') === '1') document.body.classList.add('present');
+    button.textContent = on() ? 'Leave present mode' : 'Present';
+  },
 
   // The page's controls (<fieldset id="controls" disabled>) wait for their handlers: a file or a submit
   // in the first moments would otherwise be lost.
