@@ -7,6 +7,7 @@ exits 130; SIGKILL of a command leaves none of its workers (local, Dask, the gro
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -129,3 +130,54 @@ def test_ctrl_c_while_compressing_keeps_the_complete_list_uncompressed(tmp_path,
     assert f"interrupted: stopped while compressing; the {len(want):,} decisions are written to {out} uncompressed" \
         in err
     assert sorted(e.text() for e in read_dictionary(str(out))) == sorted(e.text() for e in want)
+
+
+@pytest.mark.parametrize("value", ["-1", "1000000000", "many", "+5"])
+def test_a_bootstrap_out_of_range_is_one_clear_error(capsys, value):
+    with pytest.raises(SystemExit) as stop:
+        main(["match", "--round-robin", "random", "greedy", "--bootstrap", value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a number of bootstrap samples; expected 0..100,000" in err, err
+
+
+def test_a_long_bootstrap_honours_the_time_limit_and_says_how_many_samples(tmp_path):
+    ratings = tmp_path / "ratings.json"
+    run = qubic("match", "--round-robin", "random", "greedy", "--games", "2", "--bootstrap", "100000",
+                "--time-limit", "15", "--ratings", str(ratings), timeout=120)  # 100,000 samples: minutes
+    assert run.code == 0, run.err
+    found = re.search(r"the bootstrap was stopped by the time limit after ([\d,]+) of 100,000 samples", run.err)
+    assert found, run.err
+    samples = int(found.group(1).replace(",", ""))
+    assert samples < 100_000 and f"--bootstrap {samples} " in json.loads(ratings.read_text())["command"]
+
+
+@pytest.mark.parametrize("option", [["--ratings", "r.json"], ["--table", "t.md"], ["--bootstrap", "50"]])
+def test_round_robin_options_without_a_round_robin_are_an_error(tmp_path, capsys, monkeypatch, option):
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "random", "greedy", "--games", "1", *option]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{option[0]} is for a round robin; expected --round-robin with it" in err
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("a, b", [("out.json", "out.json"), ("out.json", "./out.json"), ("out.json", "link.json")])
+def test_one_file_for_two_outputs_of_a_round_robin_is_refused(tmp_path, capsys, monkeypatch, a, b):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link.json").symlink_to("out.json")
+    assert main(["match", "--round-robin", "random", "greedy", "--games", "1", "--ratings", a, "--table", b]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--table and --ratings name the same file" in err, err
+    assert not (tmp_path / "out.json").exists()
+    assert main(["match", "random", "greedy", "--games", "1", "--save", "s.json", "--save", "s.json"]) == 0  # one
+    assert main(["match", "--round-robin", "random", "greedy", "--games", "1", "--save", a, "--table", "t.md",
+                 "--ratings", b]) == 2
+    assert "--save and --ratings name the same file" in capsys.readouterr().err
+
+
+def test_the_opening_of_a_series_is_played_at_random(tmp_path):
+    plain, opened = tmp_path / "plain.json", tmp_path / "opened.json"
+    assert main(["match", "hp67", "mcdaniel", "--games", "3", "--save", str(plain)]) == 0  # the same game thrice
+    assert main(["match", "hp67", "mcdaniel", "--games", "3", "--opening", "2", "--save", str(opened)]) == 0
+    firsts = [tuple(g["moves"][:2]) for g in json.loads(opened.read_text())["games"]]
+    assert len(set(firsts)) > 1 and len({tuple(g["moves"][:2]) for g in json.loads(plain.read_text())["games"]}) == 1

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import QubicError
@@ -204,10 +206,30 @@ def supervised_engine(args: argparse.Namespace):
     return engine_for(args.engine, getattr(args, "memory_limit", None) or None)
 
 
-def check_output(*paths: str | None) -> None:
-    """Refuse, before any work, an output path that cannot be written (None: no output asked)."""
+def check_output(*paths: str | None, names: Sequence[str] = ()) -> None:
+    """Refuse, before any work, an output path that cannot be written (None: no output asked), and one file
+    given for two outputs (``names``: the options that give the paths, for the message), however it is
+    spelled (``./t.md`` and ``t.md``, a link and its file).
+
+    >>> check_output('t.md', './t.md', names=('--table', '--ratings'))
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: --table and --ratings name the same file './t.md'; expected a different file for each
+    """
     from ..saving import check_writable
 
-    for path in paths:
-        if path is not None:
-            check_writable(path)
+    seen: dict[object, int] = {}
+    for i, path in enumerate(paths):
+        if path is None:
+            continue
+        check_writable(path)
+        try:
+            found = os.stat(path)
+            key: object = (found.st_dev, found.st_ino)
+        except OSError:  # a new file: its path, links resolved
+            key = os.path.realpath(path)
+        if key in seen:
+            first, second = (names[seen[key]], names[i]) if names else ("two outputs", "")
+            raise QubicError(f"{first}{' and ' + second if second else ''} name the same file {shown(path, 120)}; "
+                             "expected a different file for each")
+        seen[key] = i

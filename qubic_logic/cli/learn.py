@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         raise QubicError("--against needs --games N (how many training games)")
     for spec in ([args.against] if args.against and args.against != SELF else []) + (args.evaluate or []):
         make_player(spec)  # an unknown player fails before a brain file is created
-    check_output(args.curve, args.export)  # before hours of training, not after
+    check_output(args.curve, args.export, names=("--curve", "--export"))  # before hours of training, not after
     brain = Brain(args.brain, create=bool(args.against or args.evaluate))
     err = terminal_console(stderr=True)
     try:

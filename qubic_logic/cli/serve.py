@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import create_app
+    from ..server.app import stop
     from ..server.connections import guarded_protocol
 
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -111,9 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
-            for job in list(app.state.jobs):  # a running verification would hold its connection open
-                job.stop()
-            app.state.layouts.stop()  # and so would a dot at work
+            stop(app)  # a running verification or layout would hold its connection open
             super().handle_exit(sig, frame)
 
     limit = connection_limit()
@@ -135,6 +134,9 @@ def _exit_now(message: str, status: int) -> None:
     """End the process at once: the server has shut down (connections closed, verifications and layouts
     stopped, workers told to go), and tearing down the interpreter's modules would take seconds more, as would
     waiting for an engine call still running in a thread."""
+    import gc
+
+    gc.collect()  # what the verifications left (their queues' semaphores) is released, not reported leaked
     say(message, file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()

@@ -36,7 +36,7 @@ def _saved_table(args: argparse.Namespace) -> bytes | None:
 
 def run(args: argparse.Namespace) -> int:
     args.position.require_in_play()
-    check_output(args.output)
+    check_output(args.output, args.table, names=("--output", "--table"))
     table = _saved_table(args)
     err = terminal_console(stderr=True)
     with err.status("solving…") as status:

@@ -44,7 +44,7 @@ from ..render.layout import MAX_EDGES, MAX_ID, MAX_NODES, MAX_SEGMENTS, GraphErr
 from ..review import review, summary
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
-from .layouts import SECONDS as LAYOUT_SECONDS, ClientGone
+from .layouts import SECONDS as LAYOUT_SECONDS, ClientGone, ServerStopping
 from .verifying import VerificationJob
 
 router = APIRouter(prefix="/api")
@@ -464,6 +464,8 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
     if sum(x is not None for x in (req.dictionary, req.text, req.strategy)) != 1:
         raise InputError("dictionary", "give one of: the name of a shipped dictionary, a dictionary's text, "
                                        "or a strategy")
+    if request.app.state.stopping:
+        raise ServerStopping("the server is stopping")
     lock: threading.Lock = request.app.state.verifying
     if not lock.acquire(blocking=False):  # taken at once, before any parsing: a second request is refused
         raise Busy("a verification is already running; wait for it to finish")
@@ -498,9 +500,12 @@ class VerificationStream(StreamingResponse):
         self.jobs.add(job)
         self.over = False
 
+        async def gone() -> bool:  # the client left, or the server is stopping
+            return request.app.state.stopping or await request.is_disconnected()
+
         async def events():
             try:
-                async for kind, data in job.run(request.is_disconnected):  # (it stops the job as it ends)
+                async for kind, data in job.run(gone):  # (it stops the job as it ends)
                     yield _event(kind, data)
             finally:
                 self._over()  # before the response's end: a client that saw it end may ask again at once

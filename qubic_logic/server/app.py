@@ -92,9 +92,7 @@ def create_app(workers: int = 4) -> FastAPI:
     async def lifespan(app: FastAPI):
         warm_up()  # verifications start from a process ready before the first request
         yield
-        for job in list(app.state.jobs):  # a verification still running ends with the server
-            job.stop()
-        app.state.layouts.stop()
+        stop(app)
         app.state.runner.close()
 
     app = FastAPI(title="qubic-logic", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -105,6 +103,7 @@ def create_app(workers: int = 4) -> FastAPI:
     app.state.layouts = Layouts()  # dot processes: apart from the engines' workers
     app.state.verifying = threading.Lock()  # one verification at a time: a second is refused (429)
     app.state.jobs = set()
+    app.state.stopping = False  # set when the server stops: no verification or layout starts after it
     app.include_router(router)
 
     @app.exception_handler(RequestValidationError)
@@ -158,6 +157,14 @@ def create_app(workers: int = 4) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit)
     return app
+
+
+def stop(app: FastAPI) -> None:
+    """The server is stopping: running verifications and layouts end now, and none starts after this."""
+    app.state.stopping = True
+    for job in list(app.state.jobs):
+        job.stop()
+    app.state.layouts.stop()
 
 
 def _page(name: str):
