@@ -45,7 +45,7 @@ def strategy_rule_files() -> list[str]:
 
 
 def rule_file_summary(name: str) -> str:
-    """The one-line description in a shipped rule file's first line (after ``--``; the whole comment without one)."""
+    """The one-line description in a shipped rule file's first line (after ``--``; else the whole comment)."""
     first = (STRATEGY_RULES / name).read_text(encoding="utf-8").split("\n", 1)[0]
     about = first.partition(" -- ")[2] or first.lstrip("%/* ")
     return re.sub(r"\s*\*/\s*$", "", about).strip().rstrip(".")

@@ -122,3 +122,15 @@ def test_bad_input_is_one_line_and_nothing_is_written(union_file, tmp_path, caps
     assert optimise_main([str(out), union_file, "--time-limit", "-1"]) == 2
     assert optimise_main([str(out), str(tmp_path / "missing.dict")]) == 2
     assert "missing.dict" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.slow
+def test_over_patashniks_and_our_proofs_the_optimum_is_smaller_than_the_local_search():
+    """Patashnik's dictionary (credited in qubic_logic/data/README.md) and ours united: the local search ends in a
+    local minimum that clingo's optimum undercuts (about 2 CPU minutes)."""
+    union = StrategyDictionary.union([StrategyDictionary.load(patashnik_path()), StrategyDictionary.load(SHIPPED)],
+                                     ["root: "])
+    found = optimised(union, time_limit=3600)
+    assert found.proven and found.size < found.local
+    v = verify(found.strategy)
+    assert v.verdict == "verified" and v.by_rule["dictionary"] == found.size

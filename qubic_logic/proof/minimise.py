@@ -446,7 +446,8 @@ def loaded(sources: list[str]) -> list[StrategyDictionary]:
 
 
 def union_header(title: str, sources: list[str], dictionaries: list[StrategyDictionary]) -> list[str]:
-    """The header of a strategy chosen over the union of ``dictionaries``: ``title``, each source, the root, the rules."""
+    """The header of a strategy chosen over the union of ``dictionaries``: ``title``, each source, the root and
+    the rules."""
     return [f"{title} of the strategies:",
             *(f"  {Path(path).name}: {_described(path, d)}" for path, d in zip(sources, dictionaries)),
             f"root: {format_patashnik(dictionaries[0].root)}",

@@ -48,6 +48,7 @@ from ..engines.rulefiles import rule_path
 from ..errors import QubicError
 from ..notation import format_patashnik
 from ..position import Position, other
+from ..saving import write_atomically
 from ..strategy.dictionary import StrategyDictionary
 from .minimise import (SWEEPS, Key, ProofGraph, canonical_moves, chosen_strategy, loaded, smallest, union_header,
                        write_verified)
@@ -258,7 +259,9 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
     found.facts = (len(choices.positions), *choices.size())
     report(f"proof graph: {found.facts[0]:,} positions, {found.facts[1]:,} moves, {found.facts[2]:,} next facts")
     if facts_out is not None:
-        facts_out.write_text(choices.facts(local))
+        write_atomically(facts_out, f"% The proof graph from {format_patashnik(root)} as facts for "
+                         "rules/smallest-strategy.lp (python -m qubic_logic.proof.optimise); hint/2: the local "
+                         "search's moves.\n" + choices.facts(local))
     clock = time.monotonic()
     pick, found.lower, found.stopped, found.models = _solve(choices, local, opt_strategy, deadline, report)
     seconds["clingo"] = time.monotonic() - clock
@@ -311,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
         union = StrategyDictionary.union(dictionaries, header)
         print(f"union of {len(union):,} entries", flush=True)
         found.append(optimised(union, roots.pop(), time_limit=args.time_limit, opt_strategy=args.opt_strategy,
-                               sweeps=args.sweeps, report=lambda text: print(text, flush=True), facts_out=args.facts))
+                               sweeps=args.sweeps, report=lambda text: print(text, flush=True),
+                               facts_out=args.facts))
         return found[0].strategy
 
     status, result, v = write_verified(Path(args.out), build, "chosen strategy")
