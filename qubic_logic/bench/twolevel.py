@@ -15,7 +15,8 @@ settled in one run each way, in fresh books:
 A second table measures the options on three replies of one to two million
 nodes: how a leaf whose job runs counts meanwhile (virtual win, loss,
 equal; two workers), small jobs going on from their saved tables or starting
-afresh, and the df-pn's weak proof numbers and proof reuse (one worker).
+afresh or without thresholds, smaller jobs, and the df-pn's weak proof numbers
+and proof reuse (one worker).
 ``--quick``: the two smallest replies, and the options on the smallest.
 """
 
@@ -110,6 +111,8 @@ def run(console: Console, quick: bool = False) -> dict:
               ("virtual equal", SearchPlan(policy="equal"), 2),
               (f"jobs of {small:,} nodes, going on from saved tables", SearchPlan(job_nodes=small), 1),
               (f"jobs of {small:,} nodes, each afresh", SearchPlan(job_nodes=small, saved_tables=False), 1),
+              (f"jobs of {small:,} nodes, without thresholds", SearchPlan(job_nodes=small, thresholds=False), 1),
+              ("jobs of 50,000 nodes", SearchPlan(job_nodes=50_000), 1),
               ("weak proof numbers at O's turns", SearchPlan(weak_pns=1), 1),
               ("no proof reuse across O's replies", SearchPlan(pass_nodes=0), 1)]
     results["options"] = {}
