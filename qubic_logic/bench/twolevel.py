@@ -71,7 +71,8 @@ def _two_level(path: Path, replies: list[tuple[int, Position, int]], jobs: int,
     report = solve_in_book(path, [p for _, p, _ in replies], plan=plan, jobs=jobs)
     seconds = time.perf_counter() - start
     if not all(r.value == "win" and r.verdict == "verified" for r in report.results):
-        raise RuntimeError("the two-level search did not settle every reply")
+        raise RuntimeError(f"the two-level search did not settle every reply ({report.stopped}): "
+                           + ", ".join(f"{r.position} {r.value} {r.verdict}" for r in report.results))
     return {"nodes": report.nodes, "seconds": seconds, "jobs": report.jobs,
             "master_ms": report.master_seconds * 1000 / max(report.jobs, 1), "verify": report.verify_seconds}
 

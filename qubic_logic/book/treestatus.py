@@ -182,7 +182,7 @@ def format_status(status: TreeStatus) -> str:
                          f"({len(r.samples):,} samples; qubic book status --plot FILE draws them)")
     for j in status.jobs:
         what = ("verifying the root's proof" if j.kind == "verify" else
-                f"{j.budget:,} nodes" + (", going on from its table" if j.went_on else ""))
+                f"at most {j.budget:,} nodes" + (", going on from its table" if j.went_on else ""))
         lines.append(f"  running: {j.position} ({what}) on {j.worker or 'a worker'}, for {j.seconds:,.0f} s")
     return "\n".join(lines)
 
