@@ -74,6 +74,27 @@ def defences(position: Position, time_limit: float = SEARCH_SECONDS) -> list[int
     return sorted((c for c in position.legal_moves() if stops(c)), key=counter)
 
 
+def resistance(position: Position, time_limit: float = SEARCH_SECONDS) -> int | None:
+    """When nothing the side to move plays stops the opponent's forced win: the most moves the opponent then
+    needs, against the longest defence (None when some move stops it, or it has none).
+
+    >>> from qubic_logic.notation import parse_position
+    >>> resistance(parse_position('moves:0,16,1,17,2'))  # O blocks X's one threat at 3
+    >>> resistance(parse_position('moves:0,5,1,47,2,58,4,61,8'))  # two threats, 3 and 12: O blocks one
+    1
+    """
+    them, worst = other(position.to_move), 0
+    for c in position.legal_moves():
+        after = position.play(c)
+        if after.winner == position.to_move:
+            return None
+        length = win_of(after, them, time_limit).length
+        if length is None:
+            return None
+        worst = max(worst, length)
+    return worst or None
+
+
 def checks(position: Position, time_limit: float = SEARCH_SECONDS) -> dict[int, int]:
     """The moves of the side to move after which it threatens a forced win: move -> that win's length.
 
@@ -113,7 +134,8 @@ def analyse(position: Position, time_limit: float = SEARCH_SECONDS) -> dict:
     """Both sides' analysis, and the moves that stop the opponent's forced win (JSON-ready).
 
     Checks are listed for the side to move only (the other side has no move to make), and only when it
-    has no forced win of its own (then it plays the win).
+    has no forced win of its own (then it plays the win). ``resistance``: when no defence stops the
+    opponent's forced win, the most moves it then needs (:func:`resistance`).
     """
     t = threats(position)
     mover = position.to_move
@@ -124,5 +146,7 @@ def analyse(position: Position, time_limit: float = SEARCH_SECONDS) -> dict:
         sides[side] = SideAnalysis(
             side, cells_of(t.of(side)), cells_of(t.forcing_x if side == "x" else t.forcing_o), win,
             checks(position, time_limit) if asked else {}).to_json()
-    stops = [] if position.is_over or sides[other(mover)]["win_length"] is None else defences(position, time_limit)
-    return {"to_move": mover, "over": position.is_over, "x": sides["x"], "o": sides["o"], "defences": stops}
+    threatened = not position.is_over and sides[other(mover)]["win_length"] is not None
+    stops = defences(position, time_limit) if threatened else []
+    return {"to_move": mover, "over": position.is_over, "x": sides["x"], "o": sides["o"], "defences": stops,
+            "resistance": resistance(position, time_limit) if threatened and not stops else None}

@@ -144,7 +144,7 @@ class ForceTree(nx.DiGraph):
         head = f"{side} to move: {counted(self.number_of_nodes(), 'node')}"
         if "folded_from" in self.graph:
             head = (f"{side} to move: {counted(self.graph['folded_from'], 'node')}, "
-                    f"{self.number_of_nodes()} with forced replies folded")
+                    f"{self.number_of_nodes():,} with forced replies folded")
         if self.graph.get("truncated"):
             head += f" (incomplete: {STOPPED[self.graph['truncated']]})"
         if self.length is None:

@@ -13,6 +13,11 @@ a ``prompt`` and a ``kind``:
   (:func:`qubic_logic.analysis.defences`);
 * ``strategic``: X plays Patashnik's dictionary move (up to symmetry).
 
+Cells in the text (paragraphs and prompts) are written in braces in McDaniel's
+numbering 1..64 — a cell ``{17}``, cells ``{1 6 11 16}``, a line of moves
+``{1-2,22-52,27}`` — and each reader sees them in the notation they chose
+(:func:`written`).
+
 >>> names = lesson_names()
 >>> names[0], len(names) >= 6
 ('01-lines-and-planes', True)
@@ -26,12 +31,13 @@ a ``prompt`` and a ``kind``:
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from importlib.resources import files
 
 from .analysis import defences, win_of
-from .errors import DataFormatError, QubicError
-from .notation import format_cell, format_mcdaniel, parse_position
+from .errors import DataFormatError, NotationError, QubicError
+from .notation import CellNames, format_cell, parse_cell, parse_mcdaniel, parse_position
 from .position import Position, other
 from .puzzles import Answer
 from .puzzles import answer as puzzle_answer
@@ -60,6 +66,11 @@ def lesson(name: str) -> dict:
     for key in ("title", "summary", "source", "paragraphs", "exercises"):
         if key not in data:
             raise DataFormatError(f"{where}: no {key!r}; expected title, summary, source, paragraphs, exercises")
+    for text in [*data["paragraphs"], *(ex.get("prompt", "") for ex in data["exercises"])]:
+        try:
+            written(text, CellNames("index"))
+        except QubicError as exc:
+            raise DataFormatError(f"{where}: {exc}") from None
     for n, ex in enumerate(data["exercises"], start=1):
         if ex.get("kind") not in KINDS:
             raise DataFormatError(f"{where}, exercise {n}: kind {ex.get('kind')!r}; expected one of {', '.join(KINDS)}")
@@ -67,6 +78,41 @@ def lesson(name: str) -> dict:
             raise DataFormatError(f"{where}, exercise {n}: a win needs 'moves', the length of the forced win")
         parse_position(ex["position"])
     return {"name": name, **data}
+
+
+MARK = re.compile(r"\{([^{}]*)\}")
+
+
+def written(text: str, names: CellNames) -> str:
+    """A lesson's ``text`` with the cells in braces (McDaniel's 1..64) written in ``names``.
+
+    >>> written('after `{1-2,22}` X holds {1} and {22} of {1 6 11 16}', CellNames('index'))
+    'after `0 1 21` X holds 0 and 21 of 0 5 10 15'
+    >>> written('{1-2,22}, {64}', CellNames('number')), written('{64}', CellNames('lrc'))
+    ('1-2,22, 64', '444')
+    >>> written('{65}', CellNames('index'))
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.NotationError: cells in braces are McDaniel's 1..64: '65' is out of range for a cell number; expected 1..64
+    """
+    def cells(mark: re.Match) -> str:
+        inside = mark.group(1)
+        if not inside.strip():
+            raise NotationError("empty braces; cells in braces are McDaniel's 1..64, e.g. {17} or {1-2,22}")
+        try:
+            if re.search(r"[-,]", inside):
+                return names.line(parse_mcdaniel(inside))
+            return names.cells(parse_cell(t, "number") for t in inside.split())
+        except QubicError as exc:
+            raise NotationError(f"cells in braces are McDaniel's 1..64: {exc}") from None
+
+    return MARK.sub(cells, text)
+
+
+def in_notation(data: dict, names: CellNames) -> dict:
+    """A lesson (as :func:`lesson` gives it) with its paragraphs and prompts written in ``names``."""
+    return {**data, "paragraphs": [written(t, names) for t in data["paragraphs"]],
+            "exercises": [{**ex, "prompt": written(ex.get("prompt", ""), names)} for ex in data["exercises"]]}
 
 
 def answer(exercise: dict, position: Position, left: int, move: int, form: str = "index") -> Answer:
@@ -81,8 +127,7 @@ def answer(exercise: dict, position: Position, left: int, move: int, form: str =
             return Answer("solved", move, None, 0, f"{side} {cell(move)} stops {them.upper()}'s forced win")
         after = position.play(move)
         win = win_of(after, them)
-        line = (format_mcdaniel(list(win.sequence)) if form == "number"
-                else " ".join(map(cell, win.sequence)))
+        line = CellNames(form).line(win.sequence)
         return Answer("wrong", move, win.sequence[0] if win.sequence else None, left,
                       f"{them.upper()} still wins by force in {win.length} after {side} {cell(move)}: {line}")
     book = patashnik_dictionary().move_for(position)

@@ -188,6 +188,26 @@ def input_notation(text: str) -> str:
     return "index"
 
 
+def named_cells(text: str) -> str | None:
+    """The cell notation ``text`` names its cells in, or None when it names none that tell.
+
+    Like :func:`input_notation`, but a position that names no cells (Patashnik's run lengths, the
+    qubic notation, ``empty``) and a bare number (index or number?) say nothing: a page reading
+    them keeps the notation its reader chose.
+
+    >>> [named_cells(t) for t in ('1-2,22', 'mcdaniel:1-2', 'moves:0,1', '.231', '231 322', 'xo1x', '37', 'empty')]
+    ['number', 'number', 'index', 'hp67', 'lrc', None, None, None]
+    """
+    s = text.strip()
+    prefix, sep, _ = s.partition(":")
+    if sep and prefix.lower() in ("patashnik", "qubic", "empty"):
+        return None
+    if not sep and (re.fullmatch(r"[0-9]{1,2}", s) or s in ("", "empty") or "/" in s or re.search(r"[xo]", s)):
+        return None
+    form = input_notation(s)
+    return None if form == "index" and not sep else form
+
+
 @dataclass(frozen=True, slots=True)
 class CellNames:
     """How answers name cells: one of :data:`CELL_FORMS` (see the module docstring).

@@ -40,6 +40,7 @@ from .players import make_player
 from .notation import format_cell, format_mcdaniel, format_position
 from .position import Game, Position, other
 from .symmetry import TRANSFORMS, map_mask
+from .wording import counted
 
 SOURCES = ("random", "self-play")
 GRADES = ("easy", "medium", "hard")
@@ -164,7 +165,7 @@ def answer(position: Position, left: int, move: int, form: str = "index") -> Ans
     else:
         slower = length_after(position, move)[0]
         why = (f"{them} blocks at {cell(reply)}, and then {side} has no forced win within "
-               f"{left - 1} more moves" + (f" ({side} still wins, but in {slower}, not {left})"
+               f"{counted(left - 1, 'more move')}" + (f" ({side} still wins, but in {slower}, not {left})"
                                           if slower else ""))
     return Answer("wrong", move, reply, left, why)
 

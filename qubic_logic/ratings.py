@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
@@ -97,10 +98,19 @@ def _fit(n: int, pairs: dict[tuple[int, int], list[str]]) -> np.ndarray:
     return choix.ilsr_pairwise_dense(wins, alpha=REGULARISATION)
 
 
+class Ratings(list):
+    """The ratings, strongest first; ``samples`` is how many bootstrap samples the intervals are from and
+    ``stopped`` why there are fewer than asked (``'time limit'``, ``'interrupted'``; None: all of them)."""
+
+    samples: int = 0
+    stopped: str | None = None
+
+
 def rate(records: Iterable[GameRecord], bootstrap: int = 200, seed: int = 0,
-         anchor: tuple[str, float] = ANCHOR) -> list[Rating]:
+         anchor: tuple[str, float] = ANCHOR, *, deadline: float | None = None) -> Ratings:
     """The ratings of every player of ``records``, strongest first (``anchor`` at its rating, if it played;
-    else the mean at 0)."""
+    else the mean at 0). The bootstrap stops early at ``deadline`` (a ``time.monotonic()``) or on Ctrl-C,
+    and the intervals are from the samples drawn by then (none: each interval is its rating alone)."""
     records = list(records)
     names = sorted({g.x for g in records} | {g.o for g in records})
     if len(names) < 2:
@@ -108,8 +118,16 @@ def rate(records: Iterable[GameRecord], bootstrap: int = 200, seed: int = 0,
     index = {name: i for i, name in enumerate(names)}
     pairs = _pairs(records, index)
     rng = random.Random(seed)
-    samples = np.array([_fit(len(names), {k: rng.choices(v, k=len(v)) for k, v in pairs.items()})
-                        for _ in range(bootstrap)]) if bootstrap else None
+    drawn, stopped = [], None
+    try:
+        while len(drawn) < bootstrap:
+            if deadline is not None and time.monotonic() > deadline:
+                stopped = "time limit"
+                break
+            drawn.append(_fit(len(names), {k: rng.choices(v, k=len(v)) for k, v in pairs.items()}))
+    except KeyboardInterrupt:  # the samples drawn so far are kept
+        stopped = "interrupted"
+    samples = np.array(drawn) if drawn else None
     base = _fit(len(names), pairs)
     zero = index.get(anchor[0])
 
@@ -121,14 +139,16 @@ def rate(records: Iterable[GameRecord], bootstrap: int = 200, seed: int = 0,
     elo = scale(base)
     low, high = (np.percentile(scale(samples), [2.5, 97.5], axis=0) if samples is not None
                  else (elo, elo))
-    table = []
+    table = Ratings()
+    table.samples, table.stopped = len(drawn), stopped
     for name, i in index.items():
         mine = [g for g in records if name in (g.x, g.o) and g.x != g.o]
         score = sum(1.0 if g.result != "draw" and getattr(g, g.result) == name else
                     0.5 if g.result == "draw" else 0.0 for g in mine)
         table.append(Rating(name, float(elo[i]), float(low[i]), float(high[i]), len(mine), score,
                             group_of(float(elo[i]))))
-    return sorted(table, key=lambda r: -r.elo)
+    table.sort(key=lambda r: -r.elo)
+    return table
 
 
 def ratings_markdown(table: list[Rating]) -> str:

@@ -31,7 +31,7 @@ from .analysis import SEARCH_SECONDS, defences, plane_of, win_of
 from .core import threats
 from .errors import QubicError
 from .geometry import cells_of
-from .notation import format_cell
+from .notation import CellNames, format_cell
 from .position import Game, Position, other
 from .puzzles import length_after
 from .strategy.dictionary import patashnik_dictionary
@@ -56,21 +56,13 @@ class MoveReview:
     def text(self, notation: str = "index") -> str:
         """``'X 43: misses the forced win in 6 (...)'`` with cells in ``notation``."""
         cell = lambda c: format_cell(c, notation)
-        said = "; ".join(t.format(*map(cell, cells), seq=_sequence(seq, notation)) for t, cells, seq in self.parts)
+        said = "; ".join(t.format(*map(cell, cells), seq=CellNames(notation).line(seq)) for t, cells, seq in self.parts)
         return f"{self.side.upper()} {cell(self.cell)}" + (f": {said}" if said else "")
 
     def to_json(self, notation: str = "index") -> dict:
         """The review of the move as printed by ``qubic review --json``."""
         return {"number": self.number, "side": self.side, "move": self.cell, "cell": format_cell(self.cell, notation),
                 "tags": list(self.tags), "text": self.text(notation), "better": self.better}
-
-
-def _sequence(cells: tuple[int, ...], notation: str) -> str:
-    """A forced win as McDaniel wrote them (``17-32,49-33,1``) in his numbers, else cells with spaces."""
-    if notation != "number":
-        return " ".join(format_cell(c, notation) for c in cells)
-    pairs = [cells[i:i + 2] for i in range(0, len(cells), 2)]
-    return ",".join("-".join(str(c + 1) for c in pair) for pair in pairs)
 
 
 def _strategic(position: Position, move: int) -> str | None:

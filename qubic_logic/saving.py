@@ -25,7 +25,9 @@ Traceback (most recent call last):
 ...
 qubic_logic.errors.QubicError: cannot write /nonexistent/strategy.dict: the folder /nonexistent does not exist
 
-Paths in messages are cut to a readable length.
+Paths in messages are cut to a readable length. Text placed inside one line of a saved file (a file
+name in a header or a rule file's comment) goes through :func:`line_safe`: no name can start a line
+of its own, so none can add an entry to a dictionary or a rule to a strategy.
 """
 
 from __future__ import annotations
@@ -41,6 +43,23 @@ from .notation import shown
 NAME_MAX = 255  # bytes in one file name (Linux, macOS)
 PATH_MAX = 4096  # bytes in a whole path
 SHOWN = 120  # characters of a path quoted in a message
+
+
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")  # whatever a reader may end a line at
+
+
+def line_safe(text: str) -> str:
+    """``text`` with every character that could end a line (in Python, Prolog, clingo or a text editor)
+    written as its escape, so that it stays inside the one line (header, comment) it is written into.
+
+    >>> print(line_safe('d.dict\\n:- initialization(halt).'))
+    d.dict\\n:- initialization(halt).
+    >>> print(line_safe('a\\rb\\u2028c'))
+    a\\rb\\u2028c
+    """
+    if LINE_BREAKS.isdisjoint(text):
+        return text
+    return "".join(repr(c)[1:-1] if c in LINE_BREAKS else c for c in text)
 
 
 def _path(path: str | os.PathLike) -> str:
@@ -77,6 +96,17 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device (character specia
           (stat.S_ISSOCK, "a socket"))
 
 
+def kind_of(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file (``'a FIFO (named pipe)'``), else None.
+
+    >>> kind_of(os.stat('/dev/null').st_mode), kind_of(os.stat(__file__).st_mode)
+    ('a device (character special file)', None)
+    """
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return next((kind for test, kind in _KINDS if test(mode)), None)
+
+
 def target_of(path: str | os.PathLike) -> Path:
     """The file a write to ``path`` replaces: ``path`` itself, or the file a symbolic link leads to.
 
@@ -100,10 +130,10 @@ def target_of(path: str | os.PathLike) -> Path:
         return real
     except OSError as exc:
         raise QubicError(f"cannot write {_path(text)}: {exc.strerror or exc}") from None
-    for test, kind in _KINDS:
-        if test(mode):
-            seen = _path(text) if os.fspath(real) == os.path.abspath(text) else f"{_path(text)} (-> {_path(real)})"
-            raise QubicError(f"cannot write {seen}: it is {kind}; expected a regular file or a new file name")
+    kind = kind_of(mode)
+    if kind is not None:
+        seen = _path(text) if os.fspath(real) == os.path.abspath(text) else f"{_path(text)} (-> {_path(real)})"
+        raise QubicError(f"cannot write {seen}: it is {kind}; expected a regular file or a new file name")
     return real
 
 

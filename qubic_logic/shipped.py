@@ -27,7 +27,7 @@ DICTIONARIES = {
     "patashnik": ("patashnik-qubic.dictionary",
                   "Patashnik's 1977 dictionary: X's move in 2,929 positions (a win for X)"),
     "qubic-logic-solved": ("qubic-logic-solved.dictionary",
-                           "found by this project's solver: X's move in 2,163 positions"),
+                           "found by this project's solver: X's move in 2,132 positions"),
 }
 STRATEGY_RULES = files("qubic_logic.rules") / "strategies"  # strategies written as rules, shipped
 
@@ -45,9 +45,10 @@ def strategy_rule_files() -> list[str]:
 
 
 def rule_file_summary(name: str) -> str:
-    """The one-line description in a shipped rule file's first line (after ``--``)."""
+    """The one-line description in a shipped rule file's first line (after ``--``; else the whole comment)."""
     first = (STRATEGY_RULES / name).read_text(encoding="utf-8").split("\n", 1)[0]
-    return re.sub(r"\s*\*/\s*$", "", first.partition(" -- ")[2]).strip().rstrip(".")
+    about = first.partition(" -- ")[2] or first.lstrip("%/* ")
+    return re.sub(r"\s*\*/\s*$", "", about).strip().rstrip(".")
 
 
 def resolve_dictionary(text: str) -> str:

@@ -178,24 +178,41 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
 
 
 @contextmanager
-def sigint_held() -> Iterator[None]:
-    """Ctrl-C held back (blocked, not lost: it arrives when the block ends) while processes start.
+def sigint_held(*also: int) -> Iterator[None]:
+    """Ctrl-C (and the signals ``also``) held back (blocked, not lost: it arrives when the block ends)
+    while processes start, or while work that must not stop half-way (a commit) runs.
 
     Ctrl-C reaches the terminal's whole process group, and a worker still importing must not print a
     traceback: a process started inside begins with SIGINT blocked (the mask survives ``exec``) until
     it ignores it (:func:`_worker`); the parent then sees its Ctrl-C and decides.
     """
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    held = {signal.SIGINT, *also}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
 
 def ignore_sigint() -> None:
     """In a started process: ignore SIGINT (the parent decides), then let signals through again."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU seconds used so far by process ``pid`` and its finished children (None: gone, or no psutil).
+
+    >>> cpu_seconds(os.getpid()) > 0
+    True
+    """
+    try:
+        import psutil
+
+        t = psutil.Process(pid).cpu_times()
+    except Exception:  # noqa: BLE001 - gone already, or no psutil
+        return None
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _descendants(pid: int) -> list[int]:
@@ -270,13 +287,15 @@ class Supervisor:
             raise value
         return kind, value
 
-    def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None,
+    def call(self, fn: Callable[..., Any], *args: Any, limit: float | None = None, cpu_limit: float | None = None,
              on_progress: Callable[[Any], None] | None = None, what: str = "the query", grace: float = GRACE,
              **kwargs: Any) -> Any:
         """``fn(*args, **kwargs)`` in the worker; its result, or the exception it raised.
 
-        Past ``limit`` seconds (plus ``grace``, for work with a limit of its own) raises
-        :class:`QueryTimeout`, on Ctrl-C :class:`Interrupted`, when the worker
+        Past ``limit`` seconds (plus ``grace``, for work with a limit of its own), or once the work has
+        used ``cpu_limit`` seconds of CPU time (the worker's and its children's: a busy machine does not
+        count against it), raises :class:`QueryTimeout` (``cpu`` True for the CPU limit), on Ctrl-C
+        :class:`Interrupted`, when the worker
         exceeds the memory limit or dies a :class:`QubicError`; ``what`` names
         the work in those messages, whose ``partial`` is the last
         :func:`report`. ``fn`` and its arguments must pickle (module-level
@@ -284,6 +303,7 @@ class Supervisor:
         """
         conn = self.submit(fn, *args, **kwargs)
         deadline = time.monotonic() + limit + grace if limit else None
+        cpu_start = cpu_seconds(self._process.pid) if cpu_limit else None
         partial = None
         try:
             while True:
@@ -302,6 +322,11 @@ class Supervisor:
                     self.stop()
                     raise QueryTimeout(f"{what} did not finish within the time limit of {limit:.3g} s",
                                        partial=partial)
+                if cpu_start is not None and (cpu_seconds(self._process.pid) or 0.0) - cpu_start >= cpu_limit:
+                    self.stop()
+                    late = QueryTimeout(f"{what} did not finish within {cpu_limit:.3g} s of CPU time", partial=partial)
+                    late.cpu = True  # type: ignore[attr-defined]
+                    raise late
         except KeyboardInterrupt:
             self.stop()
             raise Interrupted(f"{what} was interrupted", partial=partial) from None
@@ -316,9 +341,13 @@ class Supervisor:
         self.peak_memory = max(self.peak_memory, rss)
 
     def _memory_error(self, what: str, partial: Any) -> QubicError:
-        error = QubicError(f"{what} ran out of memory at the memory limit of {self.memory_limit:g} MB; "
-                           "raise --memory-limit, or bound the rules (a rule like p(X+1) :- p(X) "
-                           "grounds for ever)")
+        if self.memory_limit:
+            error = QubicError(f"{what} ran out of memory at the memory limit of {self.memory_limit:g} MB; "
+                               "raise --memory-limit, or bound the rules (a rule like p(X+1) :- p(X) "
+                               "grounds for ever)")
+        else:  # no limit of its own: the machine's memory ran out
+            error = QubicError(f"{what} ran out of memory (no memory limit was set: the machine's memory ran "
+                               "out); expected work that fits in memory")
         error.partial = partial  # type: ignore[attr-defined]
         return error
 

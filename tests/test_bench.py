@@ -68,3 +68,26 @@ def test_forcetree_section_counts_folded_graphs_and_times_the_layout():
     assert all(f <= g <= t for t, g, f in results["counts"].values())
     assert results["layout"]["nodes"] >= 1500 and results["layout"]["dot_cpu_seconds"] > 0
     assert "folded graph" in out.getvalue()
+
+
+@pytest.mark.slow
+def test_startup_section_times_each_command_beside_the_import():
+    out = io.StringIO()
+    results = bench.load("startup").run(Console(file=out, width=120), quick=True)
+    names = list(results)
+    assert names[:4] == ['python -c "import qubic_logic"', "qubic --version", "qubic --help",
+                         "qubic win 1-2,22-52,27-4"]
+    assert all(row["wall"] > 0 and row["cpu"] > 0 for row in results.values())
+    query = next(row for name, row in results.items() if name.startswith("qubic query"))
+    assert query["wall"] >= 3.0  # it ran to its limit (the run checks it ended with the limit's error)
+    assert "qubic verify dictionary EXAMPLE" in out.getvalue()
+
+
+@pytest.mark.slow
+def test_the_servers_verify_round_trip_is_measured_on_the_pages_example():
+    from qubic_logic.bench.server import verify_round_trips
+    from qubic_logic.server.launch import running_server
+
+    with running_server() as url:
+        trips = verify_round_trips(url, 2)  # (it checks each answer is VERIFIED)
+    assert trips["runs"] == 2 and 0 < trips["own_ms"] < trips["median_ms"]

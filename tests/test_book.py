@@ -210,7 +210,7 @@ def test_a_build_runs_in_rounds_each_going_on_from_the_last_one_s_table(tmp_path
     path = tmp_path / "b.sqlite"
     done = qubic("book", "build", str(path), "--stones", "2", "--root", TIGHT, "--budget", "60",
                  "--first-round", "0.05", "--jobs", "1")
-    rounds = re.findall(r"^round (\d) of 5 \(([\d.]+) s\): searched (\d) of (\d)", done.stderr, re.M)
+    rounds = re.findall(r"^round (\d) of 5 \(([\d.]+) s a position\): searched (\d) of (\d)", done.stderr, re.M)
     assert rounds[0] == ("1", "0.05", "0", "1") and ("1", "0.05", "1", "1") in rounds, done.stderr
     with OpeningBook.open(path) as book:
         entry = book.get(parse_position(TIGHT))
@@ -227,8 +227,9 @@ def test_a_version_1_book_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite"
     with OpeningBook.open(path, create=True) as book:
         book.settle(BookEntry(parse_position("moves:0"), "loss", move=21, proof_size=3))
-    db = sqlite3.connect(path)  # version 1: no saved tables, no numbers of open searches
-    db.executescript("""DROP TABLE tables; DROP TABLE solves;
+    db = sqlite3.connect(path)  # version 1: no saved tables, no numbers of open searches, no search tree
+    db.executescript("""DROP TABLE tables; DROP TABLE solves; DROP TABLE tree_nodes; DROP TABLE tree_edges;
+        DROP TABLE tree_roots; DROP TABLE tree_jobs; DROP TABLE tree_trace;
         CREATE TABLE solves (id INTEGER PRIMARY KEY, build INTEGER NOT NULL, x INTEGER NOT NULL,
             o INTEGER NOT NULL, status TEXT NOT NULL, nodes INTEGER NOT NULL, seconds REAL NOT NULL,
             budget REAL, finished_at TEXT NOT NULL);
@@ -287,7 +288,7 @@ def test_ctrl_c_keeps_settled_positions_and_says_how_to_continue(tmp_path):
     assert proc.returncode == 130, err  # as every command after Ctrl-C
     assert "interrupted" in out and "run the same command to continue" in out
     # stderr is no terminal here, so each search is logged as a line instead of the bar being drawn
-    assert re.search(r"^round 1 of 1 \(60 s\): searched \d+ of 59: settled \d+ · open \d+ · remaining \d+ searches$",
+    assert re.search(r"^round 1 of 1 \(60 s\): searched \d+ of 59: settled \d+ · open \d+ · remaining \d+ search(es)?$",
                      err, re.M), err
     kept = _settled(path)
     assert 10 <= kept < 60

@@ -120,14 +120,16 @@ def test_export_replaces_an_archive_but_not_another_folder(archive, tmp_path):
     other = tmp_path / "notes"
     other.mkdir()
     (other / "todo.txt").write_text("keep me")
-    with pytest.raises(QubicError, match="not a book archive"):
+    with pytest.raises(QubicError, match="not part of a book archive"):
         export_archive(archive / "b.sqlite", other)
     assert (other / "todo.txt").read_text() == "keep me"
     again = tmp_path / "again"
     export_archive(archive / "b.sqlite", again)
-    (again / "stale.dict.gz").write_bytes(b"old")
-    export_archive(archive / "b.sqlite", again)
-    assert not (again / "stale.dict.gz").exists() and (again / INDEX).exists()
+    export_archive(archive / "b.sqlite", again)  # an archive is replaced as a whole
+    (again / "stale.dict.gz").write_bytes(b"old")  # a file its index does not list: not the export's to delete
+    with pytest.raises(QubicError, match="stale.dict.gz"):
+        export_archive(archive / "b.sqlite", again)
+    assert (again / "stale.dict.gz").read_bytes() == b"old" and (again / INDEX).exists()
     assert again.stat().st_mode & 0o777 == (tmp_path / "notes").stat().st_mode & 0o777  # as mkdir makes it
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
 

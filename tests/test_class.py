@@ -110,7 +110,7 @@ def test_analysis_shows_both_sides_and_the_defences(client):
 def test_hint_warns_o_of_the_plane_17_trap_and_names_a_move_that_stops_it(client):
     h = client.post("/api/hint", json={"text": TRAP, "notation": "number"}).json()
     assert "O has no forced win" in h["text"]
-    assert "X threatens a forced win in 6 in plane 17" in h["text"]
+    assert "X threatens a forced win in 6 moves in plane 17" in h["text"]
     assert h["threat_length"] == 6 and h["defences"] == defences(parse_position(TRAP))
     assert f"play {h['defences'][0] + 1} to stop it" in h["text"]
 
@@ -145,6 +145,25 @@ def test_a_lesson_answer_is_judged_by_the_engines(client):
     assert lesson_answer({"kind": "strategic"}, parse_position("empty"), 1, 1).verdict == "wrong"
     missing = client.get("/api/lessons/nope")
     assert missing.status_code == 422 and "unknown lesson" in missing.json()["error"]
+    assert no.json()["explanations"]["number"] == lesson_answer(lesson(trap)["exercises"][0], p, 1, bad,
+                                                                "number").explanation
+
+
+def test_a_lesson_s_cells_are_written_in_the_reader_s_notation(client):
+    """The plane-17 lesson writes McDaniel's line and cells in braces: each reader gets them in their notation."""
+    trap = next(n for n in lesson_names() if "planar" in n)
+    raw = " ".join(lesson(trap)["paragraphs"])
+    assert "{17-32,43-64,11-59,16-6,49-33,38}" in raw
+    line = parse_game("1-2,22-52,27-4,17-32,43-64,11-59,16-6,49-33,38").moves[6:]
+    pages = {f: client.get(f"/api/lessons/{trap}", params={"notation": f}).json() for f in ("number", "index", "lrc")}
+    assert "`17-32,43-64,11-59,16-6,49-33,38`" in " ".join(pages["number"]["paragraphs"])
+    assert f"`{' '.join(map(str, line))}`" in " ".join(pages["index"]["paragraphs"])
+    assert "cell 15, a planar prime" in " ".join(pages["index"]["paragraphs"])
+    assert pages["index"]["exercises"][1]["prompt"].startswith("O played 3 and")
+    assert pages["lrc"]["exercises"][1]["prompt"].startswith("O played 114 and")
+    assert all("{" not in t for page in pages.values() for t in page["paragraphs"])
+    bad = client.get(f"/api/lessons/{trap}", params={"notation": "roman"})
+    assert bad.status_code == 422 and "notation" in bad.json()["error"]
 
 
 # ------------------------------------------------------------------ puzzles

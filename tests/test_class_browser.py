@@ -75,7 +75,7 @@ def test_a_reviewed_game_flags_the_missed_win_and_steps_through_the_moves(page, 
     expect(page.locator("#summary")).to_have_text("X: 1 missed, 0 allowed; O: 0 missed, 1 allowed")
     log.nth(4).click()  # back to the board after X's 27
     expect(page.locator("#board")).to_have_attribute("data-shown", "5")
-    expect(page.locator("#message")).to_contain_text(reviewed[4].text("index"))
+    expect(page.locator("#message")).to_contain_text(reviewed[4].text("number"))  # the game's own numbers
     expect(page.locator("#board g.cell.x")).to_have_count(3)
     page.click("#next")
     expect(page.locator("#board")).to_have_attribute("data-shown", "6")
@@ -88,9 +88,9 @@ def test_a_reviewed_game_flags_the_missed_win_and_steps_through_the_moves(page, 
 def test_hint_warns_o_of_the_plane_17_trap(page):
     page.goto("/play?x=human&o=human&moves=1-2,22-52,27")
     expect = playwright.expect
-    expect(page.locator("#analysis-note")).to_contain_text("O must stop X's forced win in 6")
+    expect(page.locator("#analysis-note")).to_contain_text("X threatens a forced win in 6 moves in plane 17; O stops it only with")
     page.click("#hint")
-    expect(page.locator("#message")).to_contain_text("X threatens a forced win in 6 in plane 17")
+    expect(page.locator("#message")).to_contain_text("X threatens a forced win in 6 moves in plane 17")
     stop = defences(parse_position("1-2,22-52,27"))[0]
     expect(page.locator(f'#board g.cell.hint[data-cell="{stop}"]')).to_have_count(1)
 

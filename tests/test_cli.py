@@ -77,3 +77,40 @@ def test_bad_numbers_are_one_line_errors(args, fragment):
     out = qubic(*args)
     assert out.returncode == 2 and fragment in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+LONG_WIN = "x2o8x5o14x8o5o11x"  # a forced win deeper than the tree's default node cap reaches
+
+
+def test_a_tree_cut_by_its_node_cap_says_so_and_what_to_change():
+    from qubic_logic.core import shortest_forced_win
+
+    length = shortest_forced_win(parse_position(LONG_WIN)).length
+    out = qubic("tree", LONG_WIN)
+    assert out.returncode == 0 and "no forced win found" in out.stdout
+    assert out.stderr.startswith("the node cap of 5,000 nodes was reached")
+    assert f"but X wins in {length} by the engine" in out.stderr
+    assert "add --only-winning to follow only the moves that win, or raise --max-nodes" in out.stderr
+    out = qubic("tree", LONG_WIN, "--only-winning")
+    assert out.returncode == 0 and f"wins in {length}" in out.stdout
+    assert f"it shows a win in {length}, not every winning line; raise --max-nodes" in out.stderr
+    assert "--only-winning" not in out.stderr  # never suggested when given
+    out = qubic("tree", LONG_WIN, "--only-winning", "--max-length", str(length))
+    assert "--max-length" not in out.stderr
+
+
+def test_every_shipped_strategy_has_a_description():
+    from qubic_logic.shipped import strategy_rule_files
+
+    listed = json.loads(qubic("list", "strategies", "--json").stdout)["strategies"]
+    assert {s["name"] for s in listed} >= set(strategy_rule_files())
+    assert all(len(s["description"]) > 20 for s in listed), listed
+    compact = {s["name"]: s["description"] for s in listed}["patashnik-compact.lp"]
+    assert "patashnik-qubic.dictionary as 671 patterns" in compact and "ASP" in compact
+
+
+def test_a_converted_strategy_names_itself_on_its_first_line(tmp_path):
+    out = tmp_path / "mine.pl"
+    assert qubic("strategy", "convert", "patashnik", str(out), "--to", "prolog").returncode == 0
+    first = out.read_text().split("\n", 1)[0]
+    assert first.startswith("% mine.pl -- ") and "in Prolog" in first

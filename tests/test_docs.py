@@ -182,3 +182,24 @@ def test_no_text_speaks_of_how_the_project_was_built():
                 if HISTORY.search(line):
                     found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+PROOF = re.compile(r"Patashnik[^.;]*\bprov(ed|es|ing)\b[^.;]*|Patashnik's proof[^.;]*|[Ii]n (19\d\d),? (Oren )?Patashnik "
+                   r"(proved|showed)[^.;]*")
+
+
+def test_patashnik_s_proof_is_dated_alike_everywhere():
+    """His proof was computed in 1977 and published in Mathematics Magazine in 1980: every page, doc and
+    lesson that dates it says so (1977 for the proof; 1980 only for its publication)."""
+    texts = [ROOT / "README.md", *DOCS.glob("*.md"), *(ROOT / "qubic_logic" / "server" / "static").glob("*.html"),
+             *(ROOT / "qubic_logic" / "data" / "lessons").glob("*.json"), *(ROOT / "qubic_logic").rglob("*.py")]
+    dated = []
+    for path in texts:
+        for match in PROOF.finditer(" ".join(path.read_text().split())):
+            said = match.group(0)
+            if re.search(r"19\d\d", said):
+                dated.append(said)
+                assert "1977" in said, f"{path.name}: {said!r} dates the proof without 1977"
+                assert "1980" not in said or re.search(r"publish|Mathematics Magazine", said), \
+                    f"{path.name}: {said!r} gives 1980 as the proof's date, not its publication's"
+    assert len(dated) >= 3, dated  # the README, the home page and the lesson at least

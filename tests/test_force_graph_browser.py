@@ -145,29 +145,112 @@ def test_stepping_through_the_line_ends_on_the_double_threat_and_four_in_a_row(b
     assert errors == []
 
 
-def test_the_offline_page_opens_with_header_legend_and_root_in_view_and_shows_named_boards(browser, tmp_path):
+def test_expand_all_shows_every_node_with_none_cut_off(browser, server):
+    page, errors = open_graph(browser, server, 1280, 800)
+    page.click("#expandall")
+    graph = fold_forced(force_graph(force_tree(parse_position(TRAP))))
+    playwright.expect(page.locator("#graph")).to_have_attribute("data-visible", str(graph.number_of_nodes()))
+    geo = page.evaluate(GEOMETRY)
+    assert len(geo["nodes"]) == graph.number_of_nodes() and overlapping(geo["nodes"]) == []
+    assert all(inside(n, geo["svg"]) for n in geo["nodes"]), "every node is inside the drawing's frame"
+    assert errors == []
+
+
+# ---------------------------------------------------------------- the offline page (qubic tree -o tree.html)
+
+KEY_COLOURS = """() => {
+  const fill = el => getComputedStyle(el).fill;
+  const key = Object.fromEntries([...document.querySelectorAll('#glegend .mini rect')].map(r => [r.className.baseVal, fill(r)]));
+  const drawn = {};
+  for (const r of document.querySelectorAll('#graph .mini rect:not(.lv)')) {
+    for (const c of r.className.baseVal.split(' ')) if (c && c !== 'st') drawn[c] = fill(r);
+  }
+  const board = {};
+  for (const g of document.querySelectorAll('#nodeboard g.cell')) {
+    for (const c of ['tx', 'to', 'won']) if (g.classList.contains(c)) board[c] = fill(g.querySelector('rect'));
+  }
+  const status = Object.fromEntries([...document.querySelectorAll('#glegend .gnode')].map(g =>
+    [g.getAttribute('class'), fill(g.querySelector('rect'))]));
+  const boxes = {};
+  for (const g of document.querySelectorAll('#graph .gnode')) for (const s of ['win', 'fail', 'cut'])
+    if (g.classList.contains(s)) boxes[s] = fill(g.querySelector('rect.box'));
+  return {key, drawn, board, status, boxes};
+}"""
+
+
+@pytest.mark.parametrize("width, height, name", [(1280, 800, "offline-force-graph"),
+                                                 (390, 844, "offline-force-graph-phone")])
+def test_the_offline_page_opens_readable_draws_as_the_analyse_page_and_its_key_matches(browser, trap_line, tmp_path,
+                                                                                     width, height, name):
     from qubic_logic.render.html import tree_html
 
-    graph = fold_forced(force_tree(parse_position(TRAP), only_winning=True, max_length=6))
+    tree = fold_forced(force_tree(parse_position(TRAP)))  # what `qubic tree TRAP -o tree.html` writes
     path = tmp_path / "tree.html"
-    path.write_text(tree_html(graph, "lrc"))
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    path.write_text(tree_html(tree, "number"))
+    phone = width < 700
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(path.as_uri())
-    window = {"x": 0, "y": 0, "w": 1280, "h": 800}
-    for selector in ("header", "#n0"):
-        b = page.locator(selector).bounding_box()
-        assert inside({"x": b["x"], "y": b["y"], "w": b["width"], "h": b["height"]}, window), selector
-    playwright.expect(page.locator("header")).to_contain_text("a forced win follows")
-    leaf = max(n for n, d in graph.nodes(data=True) if d["role"] == "end")
-    page.locator(f"#n{leaf}").scroll_into_view_if_needed()
-    page.locator(f"#n{leaf}").click()
-    playwright.expect(page.locator("#side h3")).to_contain_text("four in a row")
-    assert page.locator("#side .lvname").all_inner_texts() == [f"level {z}" for z in range(1, 5)]
-    assert page.locator("#side .lv .ax").all_inner_texts()[:5] == ["", "1", "2", "3", "4"]
-    cells = page.locator("#side .lv div:not(.ax)")
-    assert cells.count() == 64
-    position = graph.nodes[leaf]["position"]
-    won = [i for i in range(64) if "w" in (cells.nth(i).get_attribute("class") or "").split()]
-    assert won == list(position.winning_line)
-    assert cells.nth(0).get_attribute("title") == "111"
-    page.close()
+    playwright.expect(page.locator("#graph .gnode").first).to_be_visible()
+    geo = page.evaluate(GEOMETRY)
+    line = principal_variation(tree)
+    shown = {n["id"]: n for n in geo["nodes"]}
+    assert set(line) <= set(shown) and overlapping(geo["nodes"]) == []
+    assert min(n["font"] for n in geo["nodes"]) >= 11 - 1e-6  # readable as it opens, not a strip
+    assert geo["svg"]["w"] >= min(width - 40, 1100)  # the drawing has the page's width (no side panel beside it)
+    window = {"x": 0, "y": 0, "w": width, "h": height}
+    for node in line[:3]:
+        assert inside(shown[node], window), node
+    assert all(n["h"] > 40 for n in geo["nodes"])  # every node carries its mini board
+    screenshot(page, name, tmp_path)
+    colours = page.evaluate(KEY_COLOURS)
+    for cls, fill in colours["drawn"].items():  # the key's swatches are the drawing's colours
+        assert colours["key"][cls] == fill, cls
+    assert colours["board"]["tx"] == colours["key"]["tx"] if "tx" in colours["board"] else True
+    for status, fill in colours["boxes"].items():
+        assert fill in colours["status"].values(), status
+    leaf = line[-1]
+    node = page.locator(f'#graph .gnode[data-id="{leaf}"]')
+    node.scroll_into_view_if_needed()
+    node.click()  # pointing (or a first tap) shows its board
+    playwright.expect(page.locator("#nodecap")).to_contain_text("four in a row")
+    board = page.locator("#nodeboard svg.board")
+    assert board.locator("text.level").all_text_contents() == [f"level {z}" for z in range(1, 5)]
+    won = sorted(int(c) for c in board.locator("g.cell.won").evaluate_all("gs => gs.map(g => g.dataset.cell)"))
+    assert won == sorted(tree.nodes[leaf]["position"].winning_line)
+    assert board.locator("title").first.text_content() == "1"  # McDaniel's numbers, as written
+    assert errors == []
+    context.close()
+
+
+# ---------------------------------------------------------------- present mode, for a projector
+
+PRESENT = """() => {
+  const box = el => { const r = el.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+  const cells = [...document.querySelectorAll('#nodeboard g.cell rect')].map(box);
+  const texts = [...document.querySelectorAll('#graph .gnode text')].map(t =>
+    parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+  return {board: box(document.querySelector('#nodeboard svg.board')), graph: box(document.getElementById('graph')),
+          cell: Math.min(...cells.map(c => Math.min(c.w, c.h))), font: Math.min(...texts),
+          view: {x: 0, y: 0, w: innerWidth, h: innerHeight}};
+}"""
+
+
+def test_present_mode_puts_a_big_step_board_beside_a_graph_in_large_print(browser, server, trap_line, tmp_path):
+    page, errors = open_graph(browser, server, 1280, 800)
+    page.click("#present")
+    playwright.expect(page.locator("body")).to_have_class("present")
+    page.wait_for_function("document.querySelector('#nodeboard svg.board').getBoundingClientRect().width > 500")
+    page.evaluate("window.scrollTo(0, 0)")
+    geo = page.evaluate(PRESENT)
+    assert geo["cell"] >= 64 - 0.5, geo["cell"]
+    assert geo["font"] >= 16 - 1e-6, geo["font"]
+    assert inside(geo["board"], geo["view"]) and inside(geo["graph"], geo["view"]), geo  # on screen together
+    assert geo["board"]["x"] + geo["board"]["w"] <= geo["graph"]["x"]  # side by side
+    assert "present=1" in page.url
+    screenshot(page, "analyse-present", tmp_path)
+    page.keyboard.press("Escape")
+    playwright.expect(page.locator("body")).not_to_have_class("present")
+    assert errors == []

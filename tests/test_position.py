@@ -67,3 +67,21 @@ def test_game_history_and_undo():
     assert len(list(g.positions())) == 2
     with pytest.raises(IllegalMoveError, match="nothing to undo"):
         Game().undo()
+
+
+def test_the_four_in_a_row_tables_agree_with_the_lines():
+    import random
+
+    from qubic_logic import position
+    from qubic_logic.geometry import LINE_MASKS
+
+    in_level, *levels = position._four_tables()  # built however few tests were asked for
+    rng = random.Random(7)
+    masks = [rng.getrandbits(64) & rng.getrandbits(64) for _ in range(3000)] + list(LINE_MASKS)
+    masks += [m & ~(1 << rng.randrange(64)) for m in LINE_MASKS]
+    for mask in masks:
+        by_lines = any(mask & lm == lm for lm in LINE_MASKS)
+        c = [mask >> 16 * z & 0xFFFF for z in range(4)]
+        across = levels[0][c[0]] & levels[1][c[1]] & levels[2][c[2]] & levels[3][c[3]]
+        by_tables = any(in_level[x] for x in c) or bool(across)
+        assert by_tables == by_lines == position._has_four(mask), hex(mask)

@@ -7,6 +7,8 @@ exits 130; SIGKILL of a command leaves none of its workers (local, Dask, the gro
 
 from __future__ import annotations
 
+import json
+import re
 import signal
 import subprocess
 import sys
@@ -18,6 +20,10 @@ import pytest
 
 from qubic_logic.bench.interrupts import QUBIC, qubic
 from qubic_logic.cli import main
+from qubic_logic.cli import strategy as strategy_cli
+from qubic_logic.strategy.complete import complete_dictionary
+from qubic_logic.strategy.dictionary import StrategyDictionary
+from qubic_logic.strategy.formats import read_dictionary
 
 
 def test_a_round_robin_too_large_is_refused_before_any_game(capsys):
@@ -96,3 +102,82 @@ def test_sigkill_of_a_command_leaves_no_dask_worker():
     argv = [*QUBIC, "solve", "empty", "--split", "--move", "0", "--jobs", "2", "--executor", "dask"]
     _, children = _children_then_sigkill(argv, 3)
     assert not _left(children)
+
+
+def test_ctrl_c_during_strategy_complete_says_it_was_stopped_and_how_far_it_got(tmp_path):
+    out = tmp_path / "complete.txt"
+    run = qubic("strategy", "complete", "patashnik", "-o", str(out), interrupt_after=3, started=2.0, timeout=120)
+    assert run.code == 130 and "Traceback" not in run.err, run.err
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and "not verified" not in lines[0], run.err
+    assert re.search(r"interrupted: the verification was stopped \(interrupted\) after [\d,]+ positions up to "
+                     r"symmetry and [\d,]+ forced wins .*nothing listed", lines[0]), lines[0]
+    assert not out.exists() and not run.leftovers()
+
+
+def test_ctrl_c_while_compressing_keeps_the_complete_list_uncompressed(tmp_path, capsys, monkeypatch):
+    source = tmp_path / "d.dict"
+    source.write_text("root: x2x1o6x14o20o\n---\nx2x1o6x14o20o 21\n")
+    want = complete_dictionary(StrategyDictionary.load(source))
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(strategy_cli, "compressed", ctrl_c)  # Ctrl-C comes while the list is compressed
+    out = tmp_path / "complete.txt"
+    assert main(["strategy", "complete", str(source), "-o", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert f"interrupted: stopped while compressing; the {len(want):,} decisions are written to {out} uncompressed" \
+        in err
+    assert sorted(e.text() for e in read_dictionary(str(out))) == sorted(e.text() for e in want)
+
+
+@pytest.mark.parametrize("value", ["-1", "1000000000", "many", "+5"])
+def test_a_bootstrap_out_of_range_is_one_clear_error(capsys, value):
+    with pytest.raises(SystemExit) as stop:
+        main(["match", "--round-robin", "random", "greedy", "--bootstrap", value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a number of bootstrap samples; expected 0..100,000" in err, err
+
+
+def test_a_long_bootstrap_honours_the_time_limit_and_says_how_many_samples(tmp_path):
+    ratings = tmp_path / "ratings.json"
+    run = qubic("match", "--round-robin", "random", "greedy", "--games", "2", "--bootstrap", "100000",
+                "--time-limit", "15", "--ratings", str(ratings), timeout=120)  # 100,000 samples: minutes
+    assert run.code == 0, run.err
+    found = re.search(r"the bootstrap was stopped by the time limit after ([\d,]+) of 100,000 samples", run.err)
+    assert found, run.err
+    samples = int(found.group(1).replace(",", ""))
+    assert samples < 100_000 and f"--bootstrap {samples} " in json.loads(ratings.read_text())["command"]
+
+
+@pytest.mark.parametrize("option", [["--ratings", "r.json"], ["--table", "t.md"], ["--bootstrap", "50"]])
+def test_round_robin_options_without_a_round_robin_are_an_error(tmp_path, capsys, monkeypatch, option):
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "random", "greedy", "--games", "1", *option]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{option[0]} is for a round robin; expected --round-robin with it" in err
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("a, b", [("out.json", "out.json"), ("out.json", "./out.json"), ("out.json", "link.json")])
+def test_one_file_for_two_outputs_of_a_round_robin_is_refused(tmp_path, capsys, monkeypatch, a, b):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link.json").symlink_to("out.json")
+    assert main(["match", "--round-robin", "random", "greedy", "--games", "1", "--ratings", a, "--table", b]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--table and --ratings name the same file" in err, err
+    assert not (tmp_path / "out.json").exists()
+    assert main(["match", "random", "greedy", "--games", "1", "--save", "s.json", "--save", "s.json"]) == 0  # one
+    assert main(["match", "--round-robin", "random", "greedy", "--games", "1", "--save", a, "--table", "t.md",
+                 "--ratings", b]) == 2
+    assert "--save and --ratings name the same file" in capsys.readouterr().err
+
+
+def test_the_opening_of_a_series_is_played_at_random(tmp_path):
+    plain, opened = tmp_path / "plain.json", tmp_path / "opened.json"
+    assert main(["match", "hp67", "mcdaniel", "--games", "3", "--save", str(plain)]) == 0  # the same game thrice
+    assert main(["match", "hp67", "mcdaniel", "--games", "3", "--opening", "2", "--save", str(opened)]) == 0
+    firsts = [tuple(g["moves"][:2]) for g in json.loads(opened.read_text())["games"]]
+    assert len(set(firsts)) > 1 and len({tuple(g["moves"][:2]) for g in json.loads(plain.read_text())["games"]}) == 1

@@ -7,10 +7,16 @@ and left-over processes are the real ones.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import pytest
 
 from qubic_logic.bench.interrupts import qubic
 from qubic_logic.position import Position
+from qubic_logic.shipped import STRATEGY_RULES
 from qubic_logic.strategy.certificate import certificate_text
 from qubic_logic.strategy.verify import Witness
 
@@ -147,3 +153,38 @@ def test_a_rule_strategy_on_dask_runs_supervised_in_its_workers_over_several_rou
                 "--executor", "dask", timeout=300)
     assert run.code == 1 and "REFUTED" in run.out and "X wins after 7 moves (the shortest game)" in run.out
     assert not run.leftovers()
+
+
+def test_a_load_that_waits_is_not_stopped_by_the_call_limit_which_counts_cpu_time(tmp_path):
+    w = rule_file(tmp_path, "wait.pl", ":- sleep(3).\nplay(C) :- empty(C), fail.\n")  # no move: rule (4) wins
+    run = qubic("verify", "strategy", w, "--call-limit", "1", "--root", "1-2,22-52,27-4", timeout=60)
+    assert run.code == 0 and "VERIFIED" in run.out, run.err
+
+
+def test_a_load_that_loops_ends_at_the_call_limit_in_cpu_seconds(tmp_path):
+    s = rule_file(tmp_path, "s.pl", LOAD_LOOP_PL)
+    run = qubic("verify", "strategy", s, "--call-limit", "1", timeout=60)
+    one_error_line(run, "s.pl", "loading the rules did not finish within the call limit of 1 s of CPU time")
+    assert not run.leftovers()
+
+
+@pytest.mark.slow
+def test_the_compact_asp_strategy_verifies_with_the_default_call_limit_on_a_crowded_core():
+    """Three busy processes share the one core the verification may use: grounding the compact ``.lp`` takes
+    seconds of CPU time and several times as many of wall time, and the call limit counts the former."""
+    core = max(os.sched_getaffinity(0))
+
+    def crowded() -> None:
+        os.sched_setaffinity(0, {core})
+
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=crowded) for _ in range(3)]
+    try:
+        run = subprocess.run([sys.executable, "-m", "qubic_logic.cli", "verify", "strategy",
+                              str(STRATEGY_RULES / "patashnik-compact.lp"), "--root", "xx1oo1x1oo2o8o3x15xxo19x",
+                              "--json"], capture_output=True, text=True, timeout=600, preexec_fn=crowded)
+    finally:
+        for p in busy:
+            p.kill()
+            p.wait()
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["verdict"] == "verified"

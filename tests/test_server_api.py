@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from qubic_logic.cli import main
 from qubic_logic.core import shortest_forced_win, threats
 from qubic_logic.forcegraph import fold_forced, force_graph
-from qubic_logic.forcetree import force_tree
+from qubic_logic.forcetree import edge_moves, force_tree
 from qubic_logic.geometry import cells_of
 from qubic_logic.notation import parse_game
-from qubic_logic.notation import format_position, parse_cell, parse_position
+from qubic_logic.notation import CELL_FORMS, format_position, parse_cell, parse_position
 from qubic_logic.players import make_player
 from qubic_logic.puzzles import answer, length_after
 from qubic_logic.render.view import principal_variation
@@ -96,6 +96,28 @@ def test_force_graph_has_fewer_nodes_than_its_tree(client):
     assert set(merged["principal_variation"][:-1]) <= set(merged["opening"])
     steps = {n["id"]: n["step"] for n in merged["nodes"]}
     assert all(len(steps[e["target"]]) == (1 if e["reply"] is None else 2) for e in merged["edges"])
+
+
+def test_every_edge_carries_its_own_step_where_lines_meet(client):
+    """A node where lines meet has several parents: the step along each edge is that edge's, and the moves
+    of any path, edge by edge, are legal and reach the node's position."""
+    _, g = post(client, "tree", {"position": POSITION})
+    folded = fold_forced(force_graph(force_tree(parse_position(POSITION))))
+    assert all(e["step"] == list(edge_moves(folded.edges[e["source"], e["target"]])) for e in g["edges"])
+    nodes = {n["id"]: n for n in g["nodes"]}
+    met = [e for e in g["edges"] if e["step"] != nodes[e["target"]]["step"]]
+    assert met, "transpositions merged: some edge's step is not its target's first step"
+    for e in met:
+        after = folded.nodes[e["source"]]["position"]
+        for cell in e["step"]:
+            after = after.play(cell)
+        assert after == folded.nodes[e["target"]]["position"]
+
+
+@pytest.mark.parametrize(("text", "form"), [(POSITION, "number"), ("moves:0,1,21", "index"), (".231 .322", "hp67"),
+                                            ("231", "lrc"), ("xo1x8x8o41o", None), ("37", None), ("empty", None)])
+def test_the_notation_a_typed_text_names_its_cells_in(client, text, form):
+    assert post(client, "notation", {"text": text}) == (200, {"notation": form})
 
 
 def test_layout_places_boxes_in_ranks_without_overlap(client):
@@ -182,6 +204,7 @@ def test_puzzles_are_generated_and_answers_judged(client):
                  if m not in q["solutions"] and length_after(p, m, q["length"])[0] is None)
     _, a = post(client, "puzzles/answer", {**asked, "move": str(wrong)})
     assert a["verdict"] == "wrong" and a["explanation"] == answer(p, q["length"], wrong).explanation
+    assert a["explanations"] == {f: answer(p, q["length"], wrong, f).explanation for f in CELL_FORMS}
 
 
 def test_puzzle_answers_solve_and_refute():
@@ -356,7 +379,8 @@ def test_openapi_schema_documents_every_endpoint(client):
 
 # ------------------------------------------------------------------ fuzzing: zero 5xx
 
-ENDPOINTS = ["show", "threats", "win", "tree", "game", "reply", "hint", "puzzles", "puzzles/answer", "verify"]
+ENDPOINTS = ["show", "threats", "win", "tree", "game", "reply", "hint", "puzzles", "puzzles/answer", "verify",
+             "notation", "lessons/answer"]
 FIELDS = ["position", "engine", "max_length", "time_limit", "max_nodes", "only_winning", "merge", "moves",
           "text", "move", "notation", "player", "count", "seed", "min_length", "max_length", "source", "left",
           "dictionary", "root"]

@@ -86,7 +86,7 @@ def test_a_whole_game_against_hp67_by_clicking_reaches_the_sample_ending(page, t
 
 def test_mcdaniel_answers_clicks_and_undo_takes_back_a_pair(page, tmp_path):
     expect = playwright.expect
-    page.goto("/play")
+    page.goto("/play?o=mcdaniel")
     expect(page.locator("#status")).to_have_text("X (human) to move")
     click_cell(page, 0)
     expect(page.locator("#log li")).to_have_count(2)
@@ -121,8 +121,8 @@ def test_save_load_and_hint_use_qubic_play_s_game_format(page, tmp_path):
                                           "buffer": b"1-2,22-52,27-4\n"}])
     expect(page.locator("#log li")).to_have_count(6)
     expect(page.locator("#status")).to_have_text("X (human) to move")
-    page.click("#hint")
-    expect(page.locator("#message")).to_contain_text("X has a forced win in 6 moves: play 16")
+    page.click("#hint")  # a game loaded in McDaniel's numbers is answered in them
+    expect(page.locator("#message")).to_contain_text("X has a forced win in 6 moves: play 17")
     expect(page.locator("#board g.cell.hint")).to_have_count(1)
     click_cell(page, 16)
     expect(page.locator("#log li")).to_have_count(8)
@@ -133,8 +133,9 @@ def test_save_load_and_hint_use_qubic_play_s_game_format(page, tmp_path):
 
 
 def page_moves(page) -> list[int]:
-    """The moves in the page's log, read back in index notation."""
-    return [parse_cell(li.split()[1], "index") for li in page.locator("#log li").all_inner_texts()]
+    """The moves in the page's log, read back in the page's notation."""
+    form = page.evaluate("Q.notation()")
+    return [parse_cell(li.split()[1], form) for li in page.locator("#log li").all_inner_texts()]
 
 
 def test_player_against_player_plays_to_the_end(page):
@@ -195,8 +196,8 @@ def test_the_offline_tree_page_opens_on_its_root(browser, tmp_path):
     path = tmp_path / "tree.html"
     path.write_text(tree_html(force_tree(parse_position("1-2,22-52,27-4"))))
     page.goto(path.as_uri())
-    root = page.locator("#n0").bounding_box()
-    view = page.locator("#tree").bounding_box()
+    root = page.locator('#graph .gnode[data-id="0"] rect.box').bounding_box()
+    view = page.locator("#graph").bounding_box()
     assert view["x"] <= root["x"] and root["x"] + root["width"] <= view["x"] + view["width"]
     assert view["y"] <= root["y"] and root["y"] + root["height"] <= view["y"] + view["height"]
     page.close()

@@ -5,13 +5,18 @@ it, idle and slow connections are closed, and no input gets a 5xx."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 import warnings
 
 import httpx
+import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -188,3 +193,47 @@ def test_a_huge_move_on_the_command_line_is_one_line(tmp_path, capsys, kind):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "internal error" not in err and len(err.strip().splitlines()) == 1 and len(err) < 300, err
+
+
+# ------------------------------------------------------------------ Ctrl-C at the server's terminal
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("moment", ["starting", "working"])
+def test_ctrl_c_at_the_terminal_stops_a_verifying_server_with_one_line(moment):
+    """Ctrl-C reaches the terminal's whole process group: the server, and the verification's child while it
+    is still importing (before it has a group of its own). One line, no traceback, no process left."""
+    server = subprocess.Popen([sys.executable, "-m", "qubic_logic.cli", "serve", "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
+    wait_until(lambda: _answers(url), 60, "the server did not answer")
+    me = psutil.Process(server.pid)
+    ask = threading.Thread(target=lambda: _stream_until_closed(url))
+    ask.start()
+    wait_until(lambda: job_processes(me), 30, "no verification started")
+    if moment == "working":
+        wait_until(lambda: len(job_processes(me)) >= 3, 60, "no workers started")
+    left = [p.pid for p in me.children(recursive=True)]
+    os.killpg(server.pid, signal.SIGINT)
+    server.wait(30)
+    ask.join(30)
+    err = server.stderr.read()
+    assert len(err.strip().splitlines()) == 1 and err.startswith("qubic serve: ") and "Traceback" not in err, err
+    wait_until(lambda: not [p for p in left if psutil.pid_exists(p) and psutil.Process(p).status() != "zombie"], 5,
+               "processes left")
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url + "api/info", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _stream_until_closed(url: str) -> None:
+    try:
+        with httpx.stream("POST", url + "api/verify", json=WHOLE, timeout=60) as r:
+            for _ in r.iter_lines():
+                pass
+    except httpx.HTTPError:
+        pass

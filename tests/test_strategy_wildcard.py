@@ -25,13 +25,14 @@ DATA = patashnik_path().parent
 SOLVED = DATA / "qubic-logic-solved.dictionary"
 RULES = Path(__file__).resolve().parent.parent / "rules" / "strategies"
 COMPACT = RULES / "patashnik-compact"
+OURS = RULES / "qubic-logic-compact"  # the shipped solved dictionary as rules; its wildcard form is in DATA
 MID = "x2o8x9o"  # 1-4,13-23: a position of Patashnik's tree, 9,386 positions to verify from
 LATE = "xx1oo1x1oo2o8o3x15xxo19x"
 
 
-def qubic(*args: str) -> subprocess.CompletedProcess:
+def qubic(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "qubic_logic.cli", *args], capture_output=True, text=True,
-                          timeout=900)
+                          timeout=timeout)
 
 
 def as_played(d: StrategyDictionary) -> set[tuple[int, int]]:
@@ -120,21 +121,32 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
     assert r.returncode == 2 and "line 2" in r.stderr and not (tmp_path / "o.lp").exists()
 
 
+@pytest.mark.parametrize("rules, dictionary", [(COMPACT, "patashnik-qubic.dictionary"),
+                                               (OURS, "qubic-logic-solved.dictionary")])
 @pytest.mark.parametrize("language, ext", [("asp", "lp"), ("prolog", "pl")])
-def test_shipped_compact_strategy_is_the_compressed_dictionary(language, ext):
-    text = convert_text(patashnik_dictionary(), language, "qubic_logic/data/patashnik-qubic.dictionary")
-    shipped = COMPACT.with_suffix(f".{ext}").read_text()
+def test_shipped_compact_strategy_is_the_compressed_dictionary(rules, dictionary, language, ext):
+    text = convert_text(StrategyDictionary.load(DATA / dictionary), language, f"qubic_logic/data/{dictionary}")
+    shipped = rules.with_suffix(f".{ext}").read_text()
     assert shipped.split("\n", 1)[1] == text.split("\n", 1)[1]  # the first line names where it was written from
 
 
-@pytest.mark.parametrize("ext, root", [("pl", MID), ("lp", LATE)])
-def test_compact_rules_verify_with_the_dictionarys_counts(ext, root):
-    strategy = load_strategy(str(COMPACT.with_suffix(f".{ext}")), time_limit=120)  # a loaded machine grounds slowly
+def test_shipped_wildcard_form_is_the_solved_dictionary_compressed():
+    d = StrategyDictionary.load(SOLVED)
+    text = (DATA / "qubic-logic-compact.txt").read_text()
+    assert text.split("\n", 1)[1] == dumps_wildcard(compressed(d), d.header)
+    assert as_played(parse_wildcard(text)) == as_played(d)
+
+
+@pytest.mark.parametrize("rules, dictionary, ext, root", [
+    (COMPACT, patashnik_path(), "pl", MID), (COMPACT, patashnik_path(), "lp", LATE),
+    (OURS, SOLVED, "pl", "x2xo16o"), (OURS, SOLVED, "lp", "x2x6o10o")])
+def test_compact_rules_verify_with_the_dictionarys_counts(rules, dictionary, ext, root):
+    strategy = load_strategy(str(rules.with_suffix(f".{ext}")), time_limit=120)  # a loaded machine grounds slowly
     try:
         j = judge(strategy, parse_position(root))
     finally:
         strategy.close()
-    want = judge(load_strategy(str(patashnik_path())), parse_position(root))
+    want = judge(load_strategy(str(dictionary)), parse_position(root))
     assert j.verdict == "verified" and j.positions == want.positions and j.by_rule == want.by_rule
 
 
@@ -143,6 +155,17 @@ def test_compact_prolog_rules_verify_from_the_empty_board():
     r = qubic("verify", "strategy", str(COMPACT.with_suffix(".pl")), "--json", "--time-limit", "880")
     got = json.loads(r.stdout)
     assert got["verdict"] == "verified" and got["by_rule"]["strategy"] == 2929
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ext", ["pl", "lp"])
+def test_our_compact_rules_verify_from_the_empty_board_with_the_dictionarys_counts(ext):
+    r = qubic("verify", "strategy", str(OURS.with_suffix(f".{ext}")), "--json", "--time-limit", "6000",
+              "--call-limit", "60", timeout=6600)
+    got = json.loads(r.stdout)
+    want = verify(StrategyDictionary.load(SOLVED))
+    assert got["verdict"] == "verified" and got["by_rule"]["strategy"] == len(StrategyDictionary.load(SOLVED))
+    assert got["positions"] == want.positions
 
 
 def test_complete_dictionary_holds_the_entries_and_a_decision_at_each_forced_win():

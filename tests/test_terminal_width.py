@@ -8,6 +8,7 @@ inside a word of the piped output, that word was cut in two.
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import os
 import pty
@@ -64,7 +65,7 @@ def subcommands() -> list[list[str]]:
 
     def walk(parser, prefix):
         for action in parser._actions:
-            if action.__class__.__name__ == "_SubParsersAction":
+            if isinstance(action, argparse._SubParsersAction):
                 for name, sub in action.choices.items():
                     out.append(prefix + [name])
                     walk(sub, prefix + [name])
@@ -106,7 +107,7 @@ def test_every_option_and_positional_has_help():
 
     def walk(parser, prefix):
         for action in parser._actions:
-            if action.__class__.__name__ == "_SubParsersAction":
+            if isinstance(action, argparse._SubParsersAction):
                 for name, sub in action.choices.items():
                     walk(sub, f"{prefix} {name}")
             elif not action.help:
@@ -148,3 +149,16 @@ def test_piped_output_is_not_wrapped(tmp_path):
     out = piped(["list", "players"], tmp_path)
     assert any(len(line) > WIDTH for line in out.splitlines())  # one line per player, however long
     assert all(line.split()[0] in out for line in out.splitlines())
+
+
+@pytest.mark.slow
+def test_book_build_progress_fits_80_columns_and_piped_is_a_few_lines(tmp_path):
+    argv = ["book", "build", "b.sqlite", "--root", "moves:0,27,3", "--stones", "4", "--jobs", "1",
+            "--budget", "1", "--first-round", "0.25"]
+    bars = [line for line in in_terminal(argv, tmp_path).split("\n") if " ETA " in line]
+    assert bars and all(len(line) <= WIDTH and "…" not in line for line in bars), bars
+    assert re.fullmatch(r"round 2/2 \(1 s\) \S+ (\d+)/\1 · \d+ settled \d:\d\d:\d\d ETA 0:00:00", bars[-1].strip())
+    (tmp_path / "b.sqlite").unlink()
+    out = piped(argv, tmp_path)
+    rounds = re.findall(r"^round (\d) of 2 \([\d.]+ s a position\): searched", out, re.M)
+    assert set(rounds) == {"1", "2"} and all(rounds.count(r) <= 5 for r in "12"), out

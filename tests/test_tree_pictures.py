@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import math
 import os
 import re
 import struct
@@ -19,8 +21,10 @@ from qubic_logic.pictures import board_svg
 from qubic_logic.position import Position
 from qubic_logic.render import FORMATS, Drawing, format_for_path, render_tree, write_tree
 from qubic_logic.render.dot import tree_dot
-from qubic_logic.render.html import external_references, tree_html
+from qubic_logic.render.html import STATIC, external_references, tree_html
 from qubic_logic.render.nodelink import tree_from_json, tree_json
+from qubic_logic.render.pages import SMALLEST_SCALE, plan
+from qubic_logic.render.view import opening_view, visible
 from qubic_logic.render.text import tree_text
 
 MCDANIEL = "1-2,22-52,27-4"
@@ -66,16 +70,17 @@ def test_dot_has_every_node_and_edge(big_tree):
     assert text.count(" -> ") == big_tree.number_of_edges()
 
 
-def test_html_is_self_contained_and_carries_every_board(big_tree):
+def test_html_is_self_contained_carries_every_board_and_shares_the_analyse_pages_drawing(big_tree):
     page = tree_html(big_tree)
     assert external_references(page) == []
     assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", page)
     payload = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.DOTALL).group(1)
-    data = json.loads(payload)
-    assert len(data["nodes"]) == big_tree.number_of_nodes()
+    nodes = {n["id"]: n for n in json.loads(payload)["nodes"]}
+    assert len(nodes) == big_tree.number_of_nodes()
     leaf = next(n for n, d in big_tree.nodes(data=True) if d["role"] == "end")
-    assert data["nodes"][str(leaf)]["win"] == list(big_tree.nodes[leaf]["position"].winning_line)
-    assert f'id="n{leaf}"' in page
+    assert nodes[leaf]["win"] == list(big_tree.nodes[leaf]["position"].winning_line)
+    for name in ("forcegraph.js", "qubic.js", "style.css"):  # the Analyse page's own files, not copies
+        assert (STATIC / name).read_text(encoding="utf-8") in page, name
 
 
 def test_json_round_trip(big_tree):
@@ -116,7 +121,8 @@ def test_cli_writes_valid_svg_and_offline_html_for_a_big_tree(tmp_path, capsys):
     assert nodes >= 100 and f"{nodes} nodes" in out
     assert main(["tree", MCDANIEL, "--engine", "python", "--unfold", "--format", "html", "-o", str(html)]) == 0
     page = html.read_text()
-    assert external_references(page) == [] and page.count('class="node') == nodes
+    payload = re.search(r'<script id="data" type="application/json">(.*?)</script>', page, re.DOTALL).group(1)
+    assert external_references(page) == [] and len(json.loads(payload)["nodes"]) == nodes
 
 
 def test_cli_summary_and_node_cap(capsys):
@@ -127,7 +133,7 @@ def test_cli_summary_and_node_cap(capsys):
     assert "winning first moves: 17 32 43 64" in out  # in McDaniel's numbers, as the input
     assert main(["tree", MCDANIEL, "--engine", "python", "--max-nodes", "40", "--format", "json"]) == 0
     captured = capsys.readouterr()
-    assert "node cap of 40 nodes reached" in captured.err
+    assert "the node cap of 40 nodes was reached" in captured.err
     assert json.loads(captured.out)["graph"]["truncated"] == "max_nodes"
 
 
@@ -202,14 +208,68 @@ def test_unfold_max_depth_and_all_choose_what_is_drawn():
     assert hidden and all(int(n) > 0 for n in hidden)
 
 
+def pdf_pages(data: bytes) -> list[dict]:
+    """Each page of a PDF as printed: its size, its text, the sizes its letters print at, where its links go."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    pages = []
+    for page in reader.pages:
+        sizes, upright = [], []
+
+        def visit(text, cm, tm, font, size, sizes=sizes, upright=upright):
+            if text.strip():
+                a, b, c, d = (tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3],
+                              tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3])
+                sizes.append(size * math.hypot(c, d))
+                upright.append(abs(b) < 1e-6 and abs(c) < 1e-6 and a > 0 and d > 0)
+
+        text = page.extract_text(visitor_text=visit)
+        links = [reader.get_destination_page_number(reader.named_destinations.get(a["/Dest"], a["/Dest"]))
+                 if isinstance(a.get("/Dest"), str) else reader.get_page_number(a["/Dest"][0].get_object())
+                 for a in (x.get_object() for x in page.get("/Annots", [])) if a.get("/Subtype") == "/Link"]
+        pages.append({"size": (round(float(page.mediabox.width)), round(float(page.mediabox.height))),
+                      "rotate": page.get("/Rotate", 0), "text": text, "smallest": min(sizes),
+                      "upright": all(upright), "links": links})
+    return pages
+
+
 @pytest.mark.parametrize("paper, size", [("a4", (595, 842)), ("letter", (612, 792))])
-def test_pdf_fits_one_page(tmp_path, capsys, paper, size):
+def test_pdf_pages_are_the_paper_with_text_of_8_points_or_more_and_say_where_lines_go_on(tmp_path, paper, size):
     pdf = tmp_path / "t.pdf"
     assert main(["tree", MCDANIEL, "--paper", paper, "-o", str(pdf)]) == 0
-    data = pdf.read_bytes()
-    assert data.startswith(b"%PDF") and data.count(b"/Type /Page\n") + data.count(b"/Type /Page ") == 1
-    box = [float(v) for v in re.search(rb"/MediaBox \[\s*([\d. ]+)\]", data).group(1).split()]
-    assert box[2] <= size[0] and box[3] <= size[1] and min(box[2], box[3]) > 200
+    pages = pdf_pages(pdf.read_bytes())
+    assert len(pages) > 1  # the opening view does not fit one page at 8 points
+    for number, page in enumerate(pages, start=1):
+        assert page["size"] in (size, size[::-1]), number  # the paper, upright or landscape
+        assert page["rotate"] == 0 and page["upright"], number  # the drawing is never turned
+        assert page["smallest"] >= 8 - 1e-6, (number, page["smallest"])
+    assert any(p["size"] == size[::-1] for p in pages)  # a wide part goes on a landscape page
+    folded = fold_forced(force_tree(parse_position(MCDANIEL)))
+    shown = visible(folded, opening_view(folded))
+    captions = sum(p["text"].count("after ") for p in pages) + sum(p["text"].count("X to move") for p in pages)
+    assert captions >= len(shown)  # every node of the picture is on a page
+    assert "a forced win follows" in pages[0]["text"] and f"page 1 of {len(pages)}" in pages[0]["text"]
+    for number, page in enumerate(pages[1:], start=2):  # each later page says where it comes from...
+        came = [int(n) for n in re.findall(r"from page (\d+)", page["text"])]
+        assert came and all(n < number for n in came), number
+        for n in came:  # ...and that page says it goes on here; both are links
+            assert f"continued on page {number}" in pages[n - 1]["text"] or \
+                f"more moves on page {number}" in pages[n - 1]["text"]
+            assert number - 1 in pages[n - 1]["links"] and n - 1 in page["links"]
+
+
+def test_every_node_of_a_merged_graph_lives_on_exactly_one_page_that_fits():
+    graph = fold_forced(force_graph(force_tree(parse_position(MCDANIEL), only_winning=True)))
+    assert any(graph.in_degree(n) > 1 for n in graph)  # positions reached by two lines
+    book = plan(graph, set(graph), set(graph), "letter")
+    assert sorted(book.home) == sorted(graph)
+    for i, page in enumerate(book.pages):
+        assert page.scale >= SMALLEST_SCALE and page.size in ((612, 792), (792, 612))
+        for root in page.roots:  # a page starts where an earlier page left off
+            assert root.node == graph.root or (book.home[root.node] < i if root.repeat
+                                               else book.home[next(iter(graph.predecessors(root.node)))] < i)
+    assert 1 < len(book.pages) < graph.number_of_nodes() / 4  # pages are filled, not one line each
 
 
 def test_bad_picture_options_are_one_line_errors(capsys):

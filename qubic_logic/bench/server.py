@@ -1,4 +1,4 @@
-"""Server: a move over HTTP against the player's own time, and a bounded load test.
+"""Server: a move over HTTP against the player's own time, a verification's round trip, a load test.
 
 Starts ``qubic serve`` on a free loopback port in a subprocess (the server is
 its own process, as in use). *Latency*: on every position of seeded
@@ -8,17 +8,24 @@ overhead is the median of (HTTP round trip - the player's own time), per
 position. *Load*: 50 concurrent clients for 60 s (10 s with ``--quick``)
 send a mix of requests (reply by ``greedy``/``hp67``, show, threats, native
 forced win) and the run stops by itself; it reports requests, errors and
-latency percentiles. *Leaving*: a client starts a verification of Patashnik's
-dictionary and leaves once its workers run; the seconds until none of the
-verification's processes is left (median and largest of several).
+latency percentiles. *Verify*: the Verify page's own example (read from the
+page's script) sent as the browser sends it (``POST /api/verify``), the round trip
+until the response ends, the verification's own time beside it: the first
+after the server answered, and the median of the next ones. *Leaving*: a
+client starts a verification of Patashnik's dictionary and leaves once its
+workers run; the seconds until none of the verification's processes is left
+(median and largest of several).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import re
 import statistics
 import time
+from importlib.resources import files
 
 import httpx
 from rich.console import Console
@@ -31,6 +38,37 @@ from .players import positions
 
 CLIENTS = 50
 SECONDS = 60.0
+VERIFY_RUNS = 15
+
+
+def verify_example() -> str:
+    """The example dictionary the Verify page writes (one entry: X's move at the root of its ``TRAP``,
+    read from the page's script), as the page sends it.
+
+    >>> verify_example().splitlines()[-1]
+    'xo1o17x4x24o 16'
+    """
+    script = (files("qubic_logic") / "server" / "static" / "verify.js").read_text(encoding="utf-8")
+    root, move = re.search(r"const TRAP = \{.*root: '(\w+)', move: (\d+)\}", script).groups()
+    return f"the Verify page's example\nroot: {root}\n-----\n{root} {move}\n"
+
+
+def verify_round_trips(url: str, runs: int) -> dict[str, float]:
+    """Round trips (ms) of the Verify page's example: the first, the median of the next ``runs``,
+    and the median of the verification's own time (its ``seconds``) in them."""
+    body = {"text": verify_example()}
+    trips, own = [], []
+    with httpx.Client(base_url=url, timeout=60) as client:
+        for _ in range(runs + 1):
+            start = time.perf_counter()
+            r = client.post("/api/verify", json=body)
+            trips.append((time.perf_counter() - start) * 1000)
+            result = [json.loads(line[6:]) for line in r.text.splitlines() if line.startswith("data: ")][-1]
+            if r.status_code != 200 or result.get("verdict") != "verified":
+                raise RuntimeError(f"the Verify page's example: {r.status_code} {r.text[-300:]}")
+            own.append(result["seconds"] * 1000)
+    return {"first_ms": trips[0], "median_ms": statistics.median(trips[1:]), "own_ms": statistics.median(own[1:]),
+            "runs": runs}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -129,6 +167,7 @@ def leaving(url: str, tries: int) -> list[float]:
 
 def run(console: Console, quick: bool = False) -> dict:
     with running_server() as url:
+        verifying = verify_round_trips(url, 3 if quick else VERIFY_RUNS)
         moves = latency(url, 1 if quick else 3)
         loaded = load(url, CLIENTS, 10.0 if quick else SECONDS)
         left = leaving(url, 2 if quick else 5)
@@ -138,6 +177,12 @@ def run(console: Console, quick: bool = False) -> dict:
     for name, row in moves.items():
         table.add_row(name, str(row["positions"]), f"{row['http_ms']:.2f}", f"{row['own_ms']:.3f}",
                       f"{row['overhead_ms']:.2f}")
+    console.print(table)
+    table = Table(title="the Verify page's example (POST /api/verify, loopback): round trip until the "
+                        "response ends")
+    for column in ("first after start ms", f"median of next {verifying['runs']} ms", "verification's own ms"):
+        table.add_column(column, justify="right")
+    table.add_row(f"{verifying['first_ms']:.0f}", f"{verifying['median_ms']:.0f}", f"{verifying['own_ms']:.1f}")
     console.print(table)
     table = Table(title=f"load: {loaded['clients']} concurrent clients for {loaded['seconds']:.0f} s "
                         "(reply, show, threats, native forced win)")
@@ -150,4 +195,4 @@ def run(console: Console, quick: bool = False) -> dict:
         console.print(f"[red]error: {line}[/red]")
     console.print(f"a client leaving its verification: its processes gone after {statistics.median(left):.2f} s "
                   f"(median of {len(left)}, largest {max(left):.2f} s)", highlight=False)
-    return {"latency": moves, "load": loaded, "leaving": left}
+    return {"verify": verifying, "latency": moves, "load": loaded, "leaving": left}

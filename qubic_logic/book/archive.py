@@ -7,18 +7,33 @@ every position of the book: its value, best move, proof size, nodes and
 seconds, how it was settled, and the proof's file and SHA-256. Positions
 settled by propagation (``replies``) and open ones are listed without a file:
 an open one with the nodes, time and the root's proof and disproof numbers
-its searches reached.
+its searches reached. The archive is written whole to a temporary folder
+beside ``DIR`` and renamed into place; ``DIR`` must be new, empty, or an
+archive, and only the files of the archive it replaces are deleted
+(:mod:`~qubic_logic.book.archive_folder`).
 
-``qubic book import BOOK DIR`` trusts nothing in the index: every proof is
-verified by the native verifier (:func:`~qubic_logic.book.verify.verify_unit`,
-in parallel) before it counts; a proof that is missing, damaged (its checksum,
-its compression or its text) or that does not win is refused and named, and
-the rest are imported. Values then propagate (:func:`~qubic_logic.book.build.derived`):
-a position listed as settled by its replies is settled only when the replies
-imported settle it. ``no win`` claims carry no certificate and are not
-imported. The import is one SQLite transaction; the export is written to a
-temporary folder renamed over ``DIR``, so a crash leaves the old archive or the
-new one. So work done in separate runs, sittings or machines adds up: a hard
+``qubic book import BOOK DIR`` trusts nothing in the archive. The index is
+checked whole against its schema before anything is written
+(:mod:`~qubic_logic.book.archive_index`: one bad field refuses the archive,
+the book unchanged); proof files are read only as regular files inside the
+archive, within what a proof of their size can take
+(:mod:`~qubic_logic.book.archive_files`); every proof is verified by the
+native verifier (:func:`~qubic_logic.book.verify.verify_unit`, in parallel)
+before it counts, and a claim about a finished game must be how it ended. A
+proof that is missing, damaged, larger than its size allows or that does not
+hold is refused and named, and the rest are imported. The move the book
+plays for a win is the one its verified proof plays there; a loss's move
+from the index is kept only if it is an empty cell. Values then propagate
+(:func:`~qubic_logic.book.build.settle_upwards`): a position listed as
+settled by its replies is settled only when the replies imported settle it.
+``no win`` claims carry no certificate and are not imported. Positions the
+book has settled already are not checked again.
+
+The writing is one SQLite transaction (a Ctrl-C during it comes once it is
+committed). Stopped during the verification (Ctrl-C, or its time limit), an
+import keeps every proof verified by then and what follows from them, and
+leaves out the proofs it did not check, so the same command goes on with
+them. So work done in separate runs, sittings or machines adds up: a hard
 reply split into sub-positions (``qubic book build SUB.sqlite --root
 moves:1,12 --stones 4``) exports every sub-position it settled, and importing
 that archive into the main book settles whatever they prove.
@@ -45,26 +60,32 @@ import gzip
 import hashlib
 import json
 import os
-import shutil
+import signal
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import DataFormatError, QubicError
+from ..errors import DataFormatError
 from ..executor import Executor, make_executor
-from ..notation import format_patashnik, parse_patashnik
+from ..notation import format_patashnik
 from ..position import Position
-from ..saving import _umask, write_atomically
-from ..strategy.dictionary import StrategyDictionary
-from .build import derived
-from .store import VALUES, BookEntry, OpeningBook, position_name
-from .verify import BookVerification, verify_unit
+from ..saving import write_atomically
+from ..supervisor import sigint_held
+from ..wording import counted
+from .archive_files import read_proof
+from .archive_folder import discard, export_target, new_work_folder, proof_file, replace_folder
+from .archive_index import FORMAT, INDEX, VERSION, ArchiveEntry, load_index, read_index
+from .build import derived, settle_upwards
+from .store import SETTLED, BookEntry, OpeningBook, canonical_key, position_name
+from .verify import BookVerification, Check, verify_unit
 
-FORMAT = "qubic-logic book archive"
-VERSION = 1
-INDEX = "index.json"
+__all__ = ["FORMAT", "INDEX", "VERSION", "ExportReport", "ImportReport", "export_archive", "import_archive",
+           "proof_file", "read_index", "shipped_archive", "verify_archive"]
+
+Progress = Callable[[str, int, int], None]  # (stage: 'verifying' or 'importing', done, total)
+PROGRESS_EVERY = 500  # entries imported between two progress calls
 
 
 def shipped_archive() -> Path:
@@ -72,23 +93,16 @@ def shipped_archive() -> Path:
     return Path(__file__).resolve().parent.parent / "data" / "book"
 
 
-def proof_file(position: Position) -> str:
-    """The file name of a position's proof.
-
-    >>> proof_file(parse_patashnik('x1o'))
-    'x1o.dict.gz'
-    """
-    return f"{position_name(position)}.dict.gz"
-
-
 @dataclass
 class ExportReport:
-    """What an export wrote."""
+    """What an export wrote (``kept``: where files that appeared in the replaced archive during the export
+    were left, None when there were none)."""
 
     folder: str
     entries: int = 0
     proofs: int = 0
     bytes: int = 0
+    kept: str | None = None
 
 
 def _entry_json(book: OpeningBook, e: BookEntry, proof: str | None, digest: str | None) -> dict:
@@ -103,21 +117,17 @@ def _entry_json(book: OpeningBook, e: BookEntry, proof: str | None, digest: str 
 
 
 def export_archive(book_path: str | os.PathLike, folder: str | os.PathLike) -> ExportReport:
-    """Write ``book_path``'s positions and proofs to ``folder`` (replaced as a whole); see the module docstring."""
-    target = Path(folder)
-    if target.exists() and (not target.is_dir() or (any(target.iterdir()) and not (target / INDEX).exists())):
-        raise QubicError(f"{target} exists and is not a book archive; expected a new or empty folder, "
-                         "or an archive to replace")
-    if not target.parent.is_dir():
-        raise QubicError(f"cannot write {target}: the folder {target.parent} does not exist")
-    report = ExportReport(str(target))
-    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
-        items = []
-        with OpeningBook.open(book_path, check=True) as book:
+    """Write ``book_path``'s positions and proofs to ``folder``, a new or empty folder or an archive
+    replaced as a whole (:func:`~qubic_logic.book.archive_folder.export_target`); see the module docstring."""
+    real, old = export_target(folder, book_path)
+    report = ExportReport(os.fspath(folder))
+    with OpeningBook.open(book_path, check=True) as book:
+        work = new_work_folder(real)
+        try:
+            items = []
             for e in book.entries():
                 proof = digest = None
-                if e.how == "solved" and e.strategy_text:
+                if e.how == "solved" and e.value in ("win", "loss") and e.strategy_text:
                     proof = proof_file(e.position)
                     data = gzip.compress(e.strategy_text.encode("ascii"), 9, mtime=0)
                     write_atomically(work / proof, data)
@@ -126,192 +136,226 @@ def export_archive(book_path: str | os.PathLike, folder: str | os.PathLike) -> E
                     report.bytes += len(data)
                 items.append(_entry_json(book, e, proof, digest))
             index = {"format": FORMAT, "version": VERSION, "root": position_name(book.root),
-                     "stones": book.stones, "entries": items}
-        text = json.dumps(index, indent=1) + "\n"
-        write_atomically(work / INDEX, text)
-        report.entries = len(items)
-        report.bytes += len(text)
-        os.chmod(work, 0o777 & ~_umask())  # (mkdtemp makes it private) as a folder made by mkdir would be
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-            os.rename(target, old / "archive")
-        os.rename(work, target)
-        if old is not None:
-            shutil.rmtree(old)
-    finally:
-        if work.exists():
-            shutil.rmtree(work)
+                     "stones": book.stones or 0, "entries": items}
+            text = json.dumps(index, indent=1) + "\n"
+            write_atomically(work / INDEX, text)
+            report.entries = len(items)
+            report.bytes += len(text)
+            kept = replace_folder(work, real, old)
+        finally:
+            discard(work)
+    report.kept = None if kept is None else str(kept)
     return report
-
-
-def read_index(folder: str | os.PathLike) -> dict:
-    """The archive's index (checked for its format), or :class:`DataFormatError` saying what is wrong."""
-    path = Path(folder) / INDEX
-    if not Path(folder).is_dir():
-        raise QubicError(f"no book archive at {folder}; expected a folder written by `qubic book export`")
-    try:
-        index = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataFormatError(f"{folder}: no {INDEX}; expected a folder written by `qubic book export`") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataFormatError(f"{path}: not a readable index ({exc}); expected the JSON `qubic book export` "
-                              "writes") from None
-    if not isinstance(index, dict) or index.get("format") != FORMAT or not isinstance(index.get("entries"), list):
-        raise DataFormatError(f"{path} is not a book archive's index; expected the JSON `qubic book export` writes")
-    if index.get("version") != VERSION:
-        raise DataFormatError(f"{path}: archive version {index.get('version')}; this qubic-logic reads "
-                              f"version {VERSION}")
-    return index
 
 
 @dataclass
 class ImportReport:
-    """What an import took, refused and derived."""
+    """What an import took, refused and derived, and how it stopped."""
 
     book: str
     folder: str
     imported: int = 0  # proofs verified and stored
-    already: int = 0  # proofs of positions the book had settled
-    derived: int = 0  # positions settled by propagation
-    open: int = 0  # open positions listed (kept open)
+    already: int = 0  # proofs of positions the book had settled (not checked again)
+    derived: int = 0  # positions settled by propagation, or finished games by their result
+    open: int = 0  # open positions in the book after the import
     unproven: int = 0  # 'no win' claims: no certificate to check
     refused: list[tuple[str, str]] = field(default_factory=list)  # (file or position, why)
     positions: int = 0  # checked by the verifier
     seconds: float = 0.0
     verified: bool = True  # False: taken as they are (the package's own archive)
-    stopped: str | None = None  # the verification's time limit or Ctrl-C: the proofs not reached are refused
+    stopped: str | None = None  # the verification's time limit or Ctrl-C: the proofs not reached are not imported
+    unchecked: int = 0  # proofs the verification did not reach (stopped): not imported, not refused
+    proofs: int = 0  # proofs the archive lists for positions the book had not settled
     checks: list[tuple[str, str, int, str, int, float]] = field(default_factory=list)  # as BookVerification's
 
     def lines(self) -> list[str]:
         out = [f"refused {name}: {why}" for name, why in self.refused]
-        checked = (f"verified and imported ({self.positions:,} positions checked, {self.seconds:.1f} s)"
+        checked = (f"verified and imported ({counted(self.positions, 'position')} checked, {self.seconds:.1f} s)"
                    if self.verified else f"imported unverified ({self.seconds:.1f} s)")
-        out.append(f"{self.book}: {self.imported:,} proofs from {self.folder} {checked}, {self.already:,} already "
-                   f"settled, {self.derived:,} positions settled by propagation, {self.open:,} listed open"
+        out.append(f"{self.book}: {counted(self.imported, 'proof')} from {self.folder} {checked}, {self.already:,} "
+                   f"already settled, {counted(self.derived, 'position')} settled by propagation, {self.open:,} open"
                    + (f", {self.unproven:,} 'no win' claims skipped (no certificate)" if self.unproven else "")
                    + (f"; {len(self.refused):,} refused" if self.refused else ""))
+        if self.stopped:
+            out.append(f"{self.stopped}: the proofs verified are kept, with what follows from them; "
+                       f"{self.unchecked:,} not reached are left out: run the same command to go on with them")
         return out
 
 
-def _read_proof(folder: Path, item: dict) -> str:
-    """A listed proof's text, or :class:`DataFormatError` naming what is wrong with it."""
-    name = item.get("proof")
-    if not isinstance(name, str) or "/" in name or name.startswith("."):
-        raise DataFormatError(f"the index names no proof file for {item.get('position')!r}")
-    try:
-        data = (folder / name).read_bytes()
-    except OSError as exc:
-        raise DataFormatError(f"cannot read it ({exc.strerror})") from None
-    if item.get("sha256") and hashlib.sha256(data).hexdigest() != item["sha256"]:
-        raise DataFormatError("damaged: its SHA-256 does not match the index")
-    try:
-        return (gzip.decompress(data) if name.endswith(".gz") else data).decode("ascii")
-    except (OSError, EOFError, UnicodeDecodeError) as exc:
-        raise DataFormatError(f"damaged: {exc}") from None
 
 
-def _position_of(item: dict) -> Position:
-    text = item.get("position")
-    if not isinstance(text, str) or item.get("value") not in VALUES:
-        raise DataFormatError(f"an index entry without a position or value: {json.dumps(item)[:80]}")
-    return parse_patashnik("" if text == "empty" else text)
+def _settled_keys(book_path: Path) -> set[tuple[int, int]]:
+    """The positions the book at ``book_path`` has settled (none when it is new); the book is checked
+    whole first, so that a damaged one is refused before any proof is read."""
+    if not book_path.exists() or book_path.stat().st_size == 0:
+        return set()
+    with OpeningBook.open(book_path, check=True) as book:
+        return set(book.keys(*SETTLED))
+
+
+def _verify(units: list[tuple[str, str, str]], report: ImportReport, executor: Executor | None, jobs: int | None,
+            progress: Progress | None, time_limit: float | None) -> dict[int, Check]:
+    """Each proof's :class:`Check`, in parallel; on Ctrl-C or past ``time_limit`` those reached
+    (``report.stopped`` says why)."""
+    checks: dict[int, Check] = {}
+    own = executor is None
+    executor = executor or make_executor("local", jobs)
+    try:
+        run = executor.run(verify_unit, units, time_limit=time_limit)
+        try:
+            for i, outcome in run:
+                checks[i] = outcome
+                if progress:
+                    progress("verifying", len(checks), len(units))
+        except KeyboardInterrupt:
+            run.stopped = "interrupted"
+        report.stopped = run.stopped
+    finally:
+        if own:
+            executor.close()
+    return checks
+
+
+def _why(item: ArchiveEntry, check: Check) -> str:
+    if check.reason:
+        return f"the claim does not hold ({check.verdict}): {check.reason}"
+    return f"the proof does not hold ({check.verdict}): {item.value} at {item.position} is not shown"
+
+
+class _Importer:
+    """The writing half of an import, inside one transaction of ``book``."""
+
+    def __init__(self, book: OpeningBook, report: ImportReport, total: int, progress: Progress | None) -> None:
+        self.book, self.report, self.total, self.progress = book, report, total, progress
+        self.done = 0
+
+    def step(self) -> None:
+        self.done += 1
+        if self.progress and (self.done % PROGRESS_EVERY == 0 or self.done == self.total):
+            self.progress("importing", self.done, self.total)
+
+    def unsettled(self, position: Position) -> None:
+        """A position the archive does not settle: a finished game gets its result, anything else is open."""
+        current = self.book.get(position)
+        if current is not None and current.settled:
+            return
+        if position.is_over:
+            self.book.write(derived(self.book, position))
+            self.report.derived += 1
+        elif current is None:
+            self.book.write(BookEntry(position, "open"))
+
+    def proof(self, item: ArchiveEntry, text: str, check: Check | None) -> None:
+        """A proof the verifier checked (``check``; None: not reached) or, unverified, taken as it is."""
+        report = self.report
+        if check is None:
+            report.unchecked += 1
+            return
+        report.positions += check.positions
+        report.checks.append((item.position, item.value, item.proof_size or 0, check.verdict, check.positions,
+                              check.seconds))
+        position = item.board
+        if check.verdict != "verified":
+            report.refused.append((item.proof or item.position, _why(item, check)))
+            self.unsettled(position)
+            return
+        if position.is_over:  # a finished game, claimed as it ended: its result, without a proof
+            self.unsettled(position)
+            return
+        current = self.book.get(position)
+        if current is not None and current.settled:
+            report.already += 1
+            return
+        # what the book plays comes from the verified proof, or is checked legal: never the index's word alone
+        move = check.move if report.verified and item.value == "win" else item.move
+        if move is not None and position.at(move) != ".":
+            report.refused.append((item.proof or item.position, f"its move {move} is not an empty cell of "
+                                                                f"{item.position}; expected a legal move"))
+            self.unsettled(position)
+            return
+        size = check.size if report.verified else item.proof_size
+        self.book.write(BookEntry(position, item.value, move, size, item.nodes, item.seconds, "solved", item.budget,
+                                  text))
+        report.imported += 1
+
+    def listed(self, item: ArchiveEntry) -> None:
+        """An entry without a proof: open until shown (an open one with what its searches reached)."""
+        self.report.unproven += item.value == "no win"
+        position = item.board
+        current = self.book.get(position)
+        searched = item.value == "open" and item.nodes and not position.is_over
+        if searched and (current is None or (not current.settled and not current.nodes)):
+            self.book.write(BookEntry(position, "open", nodes=item.nodes, seconds=item.seconds, budget=item.budget))
+        else:
+            self.unsettled(position)
 
 
 def import_archive(
     book_path: str | os.PathLike, folder: str | os.PathLike, *, executor: Executor | None = None,
-    jobs: int | None = None, verify: bool = True, progress: Callable[[int, int], None] | None = None,
+    jobs: int | None = None, verify: bool = True, progress: Progress | None = None,
     time_limit: float | None = None,
 ) -> ImportReport:
     """Import the archive at ``folder`` into the book at ``book_path`` (created if absent); see the module docstring.
 
     ``verify=False`` takes the proofs as they are (only for the package's own
     archive, which ``qubic book verify`` checks). ``time_limit``: seconds for the
-    verification; proofs it did not reach are refused (as on Ctrl-C).
+    verification. Stopped by it or by Ctrl-C, the import keeps every proof
+    verified by then (and what follows from them) and leaves out the rest
+    (``stopped``, ``unchecked``), so the same call goes on. ``progress(stage,
+    done, total)``: stage ``'verifying'`` (proofs) then ``'importing'`` (entries).
     """
     start = time.monotonic()
-    src = Path(folder)
-    index = read_index(src)
+    src, book_path = Path(folder), Path(book_path)
+    try:
+        index = load_index(src)
+    except DataFormatError as exc:
+        raise DataFormatError(f"{exc} (nothing was imported)") from None
     report = ImportReport(str(book_path), str(src), verified=verify)
-    proven: list[tuple[dict, Position, str]] = []
-    listed: list[tuple[dict, Position]] = []
-    for item in index["entries"]:
-        try:
-            position = _position_of(item)
-        except QubicError as exc:
-            report.refused.append((str(item.get("position")), str(exc)))
-            continue
-        if item["value"] in ("win", "loss") and item.get("how") == "solved":
-            try:
-                proven.append((item, position, _read_proof(src, item)))
-            except DataFormatError as exc:
-                report.refused.append((str(item.get("proof") or item["position"]), str(exc)))
-                report.checks.append((item["position"], item["value"], int(item.get("proof_size") or 0),
-                                      "damaged", 0, 0.0))
-                listed.append(({"value": "open"}, position))
+    settled = _settled_keys(book_path)
+    proofs: list[tuple[ArchiveEntry, str]] = []
+    listed: list[ArchiveEntry] = []
+    damaged: list[Position] = []
+    for item in index.entries:
+        if not item.proven:
+            listed.append(item)
+        elif canonical_key(item.board)[:2] in settled:
+            report.already += 1
         else:
-            listed.append((item, position))
-    verdicts: dict[int, tuple[str, int, float]] = {}
-    if verify and proven:
-        own = executor is None
-        executor = executor or make_executor("local", jobs)
-        try:
-            units = [(item["value"], format_patashnik(position), text) for item, position, text in proven]
-            run = executor.run(verify_unit, units, time_limit=time_limit)
+            report.proofs += 1
             try:
-                for i, outcome in run:
-                    verdicts[i] = outcome
-                    if progress:
-                        progress(len(verdicts), len(units))
-            except KeyboardInterrupt:
-                run.stopped = "interrupted"
-            report.stopped = run.stopped
-        finally:
-            if own:
-                executor.close()
-    with OpeningBook.open(book_path, create=True, check=True) as book:
+                proofs.append((item, read_proof(src, item.proof, item.sha256, item.proof_size)))
+            except DataFormatError as exc:
+                report.refused.append((item.proof, str(exc)))
+                report.checks.append((item.position, item.value, item.proof_size, "damaged", 0, 0.0))
+                damaged.append(item.board)  # in the book, open: nothing shown
+    if verify and proofs:
+        units = [(item.value, format_patashnik(item.board), text) for item, text in proofs]
+        checks = _verify(units, report, executor, jobs, progress, time_limit)
+    else:
+        checks = {i: Check("verified", 0, 0.0) for i in range(len(proofs))}
+    with OpeningBook.open(book_path, create=True) as book:
         if book.meta("root") is None:
-            root = index.get("root") or "empty"
-            book.set_meta(root="" if root == "empty" else root, stones=index.get("stones") or 0)
-        with book.db:  # one transaction: every accepted entry, and what propagates from them
-            for i, (item, position, text) in enumerate(proven):
-                verdict, checked, spent = verdicts.get(i, ("not checked (stopped)", 0, 0.0) if verify
-                                                       else ("verified", 0, 0.0))
-                report.positions += checked
-                report.checks.append((item["position"], item["value"], int(item.get("proof_size") or 0), verdict,
-                                      checked, spent))
-                if verdict != "verified":
-                    report.refused.append((item["proof"], f"the proof does not hold ({verdict}): "
-                                                          f"{item['value']} at {item['position']} is not shown"))
-                    listed.append(({"value": "open"}, position))  # in the book, open: nothing shown
-                    continue
-                current = book.get(position)
-                if current is not None and current.settled:
-                    report.already += 1
-                    continue
-                move, size = item.get("move"), item.get("proof_size")
-                if verify:  # what the book plays and reports comes from the verified proof, not the index
-                    strategy = StrategyDictionary.parse(text, item["proof"])
-                    size = len(strategy)
-                    if item["value"] == "win" and strategy.move_for(position) is not None:
-                        move = strategy.move_for(position)
-                book.write(BookEntry(position, item["value"], move, size, int(item.get("nodes") or 0),
-                                     float(item.get("seconds") or 0.0), "solved", item.get("budget"), text))
-                report.imported += 1
-            for item, position in listed:  # open until shown; an open one with what its searches reached
-                report.unproven += item["value"] == "no win"
-                current = book.get(position)
-                searched = item["value"] == "open" and item.get("nodes")
-                if current is None or (searched and not current.settled and not current.nodes):
-                    book.write(BookEntry(position, "open", nodes=int(item.get("nodes") or 0) if searched else 0,
-                                         seconds=float(item.get("seconds") or 0.0) if searched else 0.0,
-                                         budget=item.get("budget") if searched else None))
-            for e in sorted(book.entries(value="open"), key=lambda e: -e.stones):
-                found = derived(book, e.position)
-                if found is not None:
-                    book.write(found)
-                    report.derived += 1
-        report.open = sum(1 for _ in book.entries(value="open"))
+            book.set_meta(root="" if index.root == "empty" else index.root, stones=index.stones)
+        importer = _Importer(book, report, len(proofs) + len(listed) + len(damaged), progress)
+        committed = False
+        try:
+            with sigint_held(signal.SIGTERM), book.db:  # one transaction; a Ctrl-C now comes once it is committed
+                for i, (item, text) in enumerate(proofs):
+                    importer.proof(item, text, checks.get(i))
+                    importer.step()
+                for item in listed:
+                    importer.listed(item)
+                    importer.step()
+                for position in damaged:
+                    importer.unsettled(position)
+                    importer.step()
+                report.derived += len(settle_upwards(book, book.keys("win", "loss")))
+                committed = True
+        except KeyboardInterrupt:
+            if not committed:  # (a signal the hold does not cover) rolled back: nothing of it was written
+                raise
+            report.stopped = "interrupted"
+        report.open = sum(n for (_, value), n in book.counts().items() if value == "open")
     report.seconds = time.monotonic() - start
     return report
 
@@ -325,13 +369,17 @@ def verify_archive(folder: str | os.PathLike, *, executor: Executor | None = Non
     propagation is shown by its replies' proofs, so it is listed as verified
     when they are and its value follows from theirs.
     """
+    def verifying(stage: str, done: int, total: int) -> None:
+        if progress and stage == "verifying":
+            progress(done, total)
+
     with tempfile.TemporaryDirectory(prefix="qubic-archive-") as work:
         path = Path(work) / "book.sqlite"
-        report = import_archive(path, folder, executor=executor, jobs=jobs, progress=progress,
+        report = import_archive(path, folder, executor=executor, jobs=jobs, progress=verifying,
                                 time_limit=time_limit)
         with OpeningBook.open(path) as book:
             entries = list(book.entries())
-    result = BookVerification(str(folder), results=report.checks, total=len(report.checks), stopped=report.stopped)
+    result = BookVerification(str(folder), results=report.checks, total=report.proofs, stopped=report.stopped)
     result.derived = [(position_name(e.position), e.value, e.proof_size or 0) for e in entries
                       if e.settled and e.how in ("replies", "over")]
     for value in ("no win", "open"):

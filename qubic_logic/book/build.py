@@ -44,12 +44,13 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 from ..core import core_module
 from ..errors import DataFormatError, QubicError
 from ..executor import Executor, make_executor
 from ..notation import format_patashnik, parse_patashnik
+from ..geometry import cells_of
 from ..position import Position, other
 from ..strategy.dictionary import Entry, StrategyDictionary
 from ..proof.solve import DFPN_NATIVE, solve
@@ -78,6 +79,55 @@ def children(position: Position) -> dict[Key, int]:
         x, o, _ = canonical_key(position.play(cell))
         found.setdefault((x, o), cell)
     return found
+
+
+def parents(key: Key) -> set[Key]:
+    """The classes of positions one move before the class ``key``: each stone of the side that moved last
+    taken back (canonical masks).
+
+    >>> len(parents(canonical_key(Position.from_cells([0, 21]))[:2]))   # O's one stone: the corner alone
+    1
+    """
+    position = Position(*key)
+    mover = other(position.to_move)
+    found: set[Key] = set()
+    for cell in cells_of(position.mask(mover)):
+        bit = ~(1 << cell)
+        try:
+            before = Position(key[0] & bit, key[1]) if mover == "x" else Position(key[0], key[1] & bit)
+        except QubicError:  # the other side's four stays: no game reaches ``key`` that way
+            continue
+        found.add(canonical_key(before)[:2])
+    return found
+
+
+def settle_upwards(book: OpeningBook, keys: Iterable[Key],
+                   progress: Callable[[int], None] | None = None) -> list[Key]:
+    """Settle what the settled entries ``keys`` settle above them in ``book`` (minimax, :func:`derived`),
+    deepest first and on upwards; returns the keys it settled. ``progress(n)``: after each level.
+
+    Unlike a build's propagation it needs no tree: the positions above an entry are its :func:`parents`
+    that the book holds open. Call it inside the caller's transaction (it uses :meth:`OpeningBook.write`).
+    """
+    waiting: dict[int, set[Key]] = {}
+    for key in keys:
+        for parent in parents(key):
+            waiting.setdefault(Position(*parent).count, set()).add(parent)
+    settled: list[Key] = []
+    while waiting:
+        stones = max(waiting)
+        for key in waiting.pop(stones):
+            if book.value(key) != "open":
+                continue
+            found = derived(book, Position(*key))
+            if found is not None:
+                book.write(found)
+                settled.append(key)
+                for parent in parents(key):
+                    waiting.setdefault(stones - 1, set()).add(parent)
+        if progress:
+            progress(len(settled))
+    return settled
 
 
 @dataclass

@@ -64,10 +64,11 @@ def worker_name() -> str:
 def run_job(job: LeafSearch | ProofCheck) -> LeafOutcome | CheckOutcome:
     """Run one job in a worker (see the module docstring)."""
     if isinstance(job, ProofCheck):
-        return CheckOutcome(*verify_unit((job.value, job.position, job.strategy)), worker_name())
+        check = verify_unit((job.value, job.position, job.strategy))
+        return CheckOutcome(check.verdict, check.positions, check.seconds, worker_name())
     result = solve_position_unit(job.unit)
     if result.status != "won":
         return LeafOutcome(result, None, 0.0, worker_name())
     start = time.monotonic()
-    verdict, _, _ = verify_unit(("win", job.unit.text, result.strategy))
+    verdict = verify_unit(("win", job.unit.text, result.strategy)).verdict
     return LeafOutcome(result, verdict, time.monotonic() - start, worker_name())

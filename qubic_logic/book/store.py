@@ -425,6 +425,13 @@ class OpeningBook:
             yield _entry(row)
 
     @guarded
+    def keys(self, *values: str) -> list[tuple[int, int]]:
+        """The canonical masks of the entries of ``values`` (no entry read whole)."""
+        marks = ", ".join("?" * len(values))
+        rows = self.db.execute(f"SELECT x, o FROM positions WHERE value IN ({marks})", values)
+        return [(_unsigned(x), _unsigned(o)) for x, o in rows]
+
+    @guarded
     def counts(self) -> dict[tuple[int, str], int]:
         """Entries by ``(stones, value)``."""
         rows = self.db.execute("SELECT stones, value, count(*) FROM positions GROUP BY stones, value")

@@ -66,7 +66,7 @@ from ..notation import format_patashnik
 from ..position import Position, other
 from ..proof.solve import INFINITY
 from ..strategy.dictionary import StrategyDictionary
-from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, derived, propagated
+from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, propagated, settle_upwards
 from .leafjobs import CheckOutcome, LeafOutcome, LeafSearch, ProofCheck, run_job
 from .prooftree import EPSILON, Choice, Node, ProofTree, numbers_of_value
 from .store import BookEntry, OpeningBook, _now, _signed, canonical_key, position_name
@@ -619,7 +619,7 @@ class Master:
                 entry = BookEntry(entry.position, entry.value, entry.move, entry.proof_size, run.result.nodes,
                                   run.seconds, "solved", None, _proof_text(entry))
                 self.book.write(entry)
-            _propagate_up(self.book, run.node.position)
+            settle_upwards(self.book, [run.node.key])
         run.result.value, run.result.verdict, run.result.proof_size = entry.value, verdict, entry.proof_size
         run.done = True
 
@@ -631,26 +631,6 @@ def _proof_text(entry: BookEntry) -> str:
     side = entry.position.to_move if entry.value == "win" else other(entry.position.to_move)
     return StrategyDictionary([], [f"{side.upper()} wins from {position_name(entry.position)} by threats alone "
                                    "(qubic-logic): the verifier's rules (1), (2) and (4)."]).dumps()
-
-
-def _propagate_up(book: OpeningBook, position: Position) -> None:
-    """Settle the book's positions above ``position`` that its value now settles (as a build propagates)."""
-    stack = [position]
-    while stack:
-        p = stack.pop()
-        mover = other(p.to_move)
-        mine = p.mask(mover)
-        while mine:
-            bit = mine & -mine
-            mine ^= bit
-            parent = Position(p.x & ~bit, p.o) if mover == "x" else Position(p.x, p.o & ~bit)
-            current = book.get(parent)
-            if current is None or current.settled:
-                continue
-            found = derived(book, parent)
-            if found is not None:
-                book.write(found)
-                stack.append(parent)
 
 
 def solve_in_book(

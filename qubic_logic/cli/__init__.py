@@ -1,8 +1,11 @@
 """The ``qubic`` command.
 
-Each subcommand lives in its own module of this package and defines
-``register(subparsers)``, which adds its parser and sets ``func`` (a callable
-taking the parsed arguments and returning an exit status). Any
+Each subcommand lives in its own module of this package, named in
+:data:`COMMANDS`, and defines ``register(subparsers)``, which adds its parser
+and sets ``func`` (a callable taking the parsed arguments and returning an
+exit status). A command imports its own module only, and each module
+imports its work inside the function that does it, so that ``qubic --help``
+and a quick question start at once. Any
 :class:`~qubic_logic.errors.QubicError` becomes one line on stderr and exit
 status 2; Ctrl-C exits with status 130. Any other exception is a bug: it is
 reported on one line too (exit status 2), with the traceback when
@@ -12,14 +15,13 @@ reported on one line too (exit status 2), with the traceback when
 from __future__ import annotations
 
 import argparse
-import os
 import importlib
-import pkgutil
+import os
 import signal
 import sys
 import threading
+from collections.abc import Iterable, Sequence
 
-from .. import __version__
 from ..core import CORE_NAME
 from ..errors import Interrupted, QubicError
 from ..notation import cut_at_word, shown
@@ -39,19 +41,84 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, fit(f"{self.prog}: error: {message} (see {self.prog} --help)", width_of(sys.stderr)) + "\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand module registered."""
+COMMANDS: dict[str, str] = {  # each subcommand (the module of that name) and its line in ``qubic --help``
+    "book": "the opening book: proven values and strategies up to N stones",
+    "check": "check your own rule (ASP .lp or Prolog .pl) over the positions it names",
+    "claims": "recompute the seeds' claims (ASP/Prolog, cross-checked) and compare",
+    "learn": "train Doake's 1972 learning program into a brain file; report, plot, export",
+    "list": "what ships: strategies, dictionaries or players, one line each",
+    "match": "play a series between players, or a round robin",
+    "play": "play a game in the terminal (human or engines on each side)",
+    "puzzles": "write 'X to move wins in N' puzzles from seeded games as JSON",
+    "query": "your own ASP program or Prolog goal over the project's rules",
+    "reply": "the move a named player makes after the given moves",
+    "review": "annotate every move of a game with the engines' verdict",
+    "serve": "the pages (home, play, puzzles, lessons, analyse, verify) and the JSON API",
+    "show": "draw a position with its threat cells",
+    "solve": "proof-number search: does the side to move force a win?",
+    "strategy": "convert or compress a strategy dictionary (Patashnik, wildcard, ASP, Prolog)",
+    "threats": "threat cells, forcing moves and major cells of both sides",
+    "tree": "the force tree of the side to move: every forcing line, drawn",
+    "verify": "verify a strategy (rules, dictionary or player; or refute it) or a certificate",
+    "win": "shortest forced win by threat sequence for the side to move",
+}
+
+
+class _Version(argparse.Action):
+    """``--version``: print the version and the core in use, and exit (the version is read only then)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0,
+                         help="show the version and the core in use, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from .. import __version__
+
+        print(f"qubic-logic {__version__} ({CORE_NAME} core)")
+        parser.exit()
+
+
+class _Commands(argparse._SubParsersAction):
+    """The subcommands' action: each one's help line (and, unless it has its own, the description of its
+    ``--help``) is its line in :data:`COMMANDS`."""
+
+    def add_parser(self, name: str, **kwargs):  # type: ignore[override]
+        about = COMMANDS[name]
+        kwargs.setdefault("help", about)
+        kwargs.setdefault("description", about[0].upper() + about[1:] + ("" if about.endswith("?") else "."))
+        return super().add_parser(name, **kwargs)
+
+
+def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser; ``commands`` are the subcommands built in full (default: every one), the
+    others only named, with their help line, so that building the parser imports their modules not.
+
+    >>> parser = build_parser(['win'])
+    >>> parser.parse_args(['win', '1-2']).position.count, 'qubic_logic.cli.match' in sys.modules
+    (2, False)
+    """
+    full = set(COMMANDS if commands is None else commands)
     parser = OneLineParser(
         prog="qubic", description="Analyse 4x4x4 tic-tac-toe (Qubic) declaratively."
     )
-    parser.add_argument(
-        "--version", action="version", version=f"qubic-logic {__version__} ({CORE_NAME} core)"
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{info.name}").register(sub)
+    parser.add_argument("--version", action=_Version)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands)
+    for name in sorted(COMMANDS):
+        if name in full:
+            importlib.import_module(f"{__name__}.{name}").register(sub)
+        else:
+            sub.add_parser(name)
     return parser
+
+
+def command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (``qubic`` itself takes
+    only ``-h``, ``--help`` and ``--version``, none with a value).
+
+    >>> command_in(['--help']), command_in(['win', '--json', '1-2'])
+    (None, 'win')
+    """
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def one_line(message: str) -> str:
@@ -80,11 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line (``argv`` None: this process's own arguments); returns the exit status."""
     if argv is None:
         _stop_on_sigterm()
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser([command_in(argv)])
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    args.own_process = argv is None  # a real command line: the command may end the process itself
     try:
         return int(args.func(args) or 0)
     except QubicError as exc:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..errors import QubicError
-from ..executor import EXECUTORS, Executor, make_executor
 from ..notation import CELL_FORMS, CellNames, input_notation, parse_cell, parse_position, shown
 from ..position import Position
+
+if TYPE_CHECKING:
+    from ..executor import Executor
 
 
 def position_arg(parser: argparse.ArgumentParser) -> None:
@@ -155,6 +160,8 @@ def cell(text: str) -> int:
 def executor_args(parser: argparse.ArgumentParser, prefix: str = "", jobs: int | None = None) -> None:
     """``--jobs`` (default ``jobs``, None: every core), ``--executor local|dask`` and ``--scheduler
     ADDRESS`` (see :mod:`qubic_logic.executor`)."""
+    from ..executor import EXECUTORS
+
     parser.add_argument("--jobs", type=positive_int, default=jobs, metavar="J",
                         help=f"{prefix}worker processes (default: {jobs or 'every core'})")
     parser.add_argument("--executor", choices=EXECUTORS, default="local",
@@ -166,6 +173,8 @@ def executor_args(parser: argparse.ArgumentParser, prefix: str = "", jobs: int |
 
 def executor_from(args: argparse.Namespace) -> Executor:
     """The executor that :func:`executor_args` options ask for."""
+    from ..executor import make_executor
+
     return make_executor(args.executor, args.jobs, scheduler=args.scheduler)
 
 
@@ -197,10 +206,30 @@ def supervised_engine(args: argparse.Namespace):
     return engine_for(args.engine, getattr(args, "memory_limit", None) or None)
 
 
-def check_output(*paths: str | None) -> None:
-    """Refuse, before any work, an output path that cannot be written (None: no output asked)."""
+def check_output(*paths: str | None, names: Sequence[str] = ()) -> None:
+    """Refuse, before any work, an output path that cannot be written (None: no output asked), and one file
+    given for two outputs (``names``: the options that give the paths, for the message), however it is
+    spelled (``./t.md`` and ``t.md``, a link and its file).
+
+    >>> check_output('t.md', './t.md', names=('--table', '--ratings'))
+    Traceback (most recent call last):
+    ...
+    qubic_logic.errors.QubicError: --table and --ratings name the same file './t.md'; expected a different file for each
+    """
     from ..saving import check_writable
 
-    for path in paths:
-        if path is not None:
-            check_writable(path)
+    seen: dict[object, int] = {}
+    for i, path in enumerate(paths):
+        if path is None:
+            continue
+        check_writable(path)
+        try:
+            found = os.stat(path)
+            key: object = (found.st_dev, found.st_ino)
+        except OSError:  # a new file: its path, links resolved
+            key = os.path.realpath(path)
+        if key in seen:
+            first, second = (names[seen[key]], names[i]) if names else ("two outputs", "")
+            raise QubicError(f"{first}{' and ' + second if second else ''} name the same file {shown(path, 120)}; "
+                             "expected a different file for each")
+        seen[key] = i

@@ -20,9 +20,10 @@ import re
 import shutil
 import sys
 import textwrap
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def width_of(stream: TextIO) -> int | None:
@@ -86,6 +87,8 @@ def plain(doc: str) -> str:
 
 def console(stderr: bool = False, **options) -> Console:
     """A rich console that wraps at words in a terminal and never wraps piped output."""
+    from rich.console import Console
+
     stream = sys.stderr if stderr else sys.stdout
     width = width_of(stream)
     return Console(stderr=stderr, highlight=False, soft_wrap=width is None, width=width, **options)

@@ -47,23 +47,24 @@ def run_build(args: argparse.Namespace) -> int:
     _check_stones(args.stones, args.root)
     check_output(args.book)  # a new book's folder must exist and be writable before any search
     err = terminal_console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[counts]}"),
+    # one line within 80 columns (the bar takes what is left): round, bar, searches, settled, times
+    columns = (TextColumn("{task.description}"), BarColumn(bar_width=None), TextColumn("{task.fields[counts]}"),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
-    with executor_from(args) as executor, Progress(*columns, console=err, transient=False,
+    with executor_from(args) as executor, Progress(*columns, console=err, transient=False, expand=True,
                                                    disable=not err.is_terminal) as bar:
         task = bar.add_task("searching", total=None, counts="")
-
         logged: tuple[int, int] = (-1, 0)
 
         def show(r: BuildReport) -> None:
             nonlocal logged
-            counts = f"settled {r.settled:,} · open {r.open:,} · remaining {r.remaining:,} searches"
             limit = "no limit" if r.round_budget is None else f"{r.round_budget:g} s"
-            stage = f"round {r.round} of {r.rounds} ({limit})"
-            bar.update(task, total=r.units or None, completed=r.searched, counts=counts, description=stage)
-            if not err.is_terminal and (r.searched, r.round) != logged:  # a log file gets a line per search instead
-                logged = (r.searched, r.round)
-                err.print(f"{stage}: searched {r.searched:,} of {r.units:,}: {counts}", highlight=False,
+            bar.update(task, total=r.units or None, completed=r.searched, description=f"round {r.round}/{r.rounds} "
+                       f"({limit})", counts=f"{r.searched:,}/{r.units:,} · {r.settled:,} settled")
+            quarter = 4 * r.searched // r.units if r.units else 0
+            if not err.is_terminal and (r.round, quarter) != logged:  # piped: a line a quarter of each round
+                logged = (r.round, quarter)
+                err.print(f"round {r.round} of {r.rounds} ({limit} a position): searched {r.searched:,} of "
+                          f"{r.units:,}; {counted(r.settled, 'position')} settled, {r.open:,} open", highlight=False,
                           soft_wrap=True)
 
         report = build_book(args.book, args.stones, root=args.root, budget=args.budget or None,
@@ -213,6 +214,8 @@ def run_export(args: argparse.Namespace) -> int:
     report = export_archive(args.book, args.folder)
     print(f"{report.folder}: {report.entries:,} positions, {report.proofs:,} proof files ({report.bytes:,} bytes); "
           f"import them into a book with: qubic book import BOOK {report.folder}")
+    if report.kept:
+        print(f"note: files that appeared in the archive replaced during the export were kept in {report.kept}")
     return 0
 
 
@@ -220,15 +223,20 @@ def run_import(args: argparse.Namespace) -> int:
     check_output(args.book)
     err = terminal_console(stderr=True)
     with executor_from(args) as executor, err.status("verifying…") as status:
-        report = import_archive(args.book, args.folder, executor=executor,
-                                progress=lambda done, total: status.update(f"verifying… {done} of {total} proofs"))
+        def show(stage: str, done: int, total: int) -> None:
+            status.update(f"{stage}… {done:,} of {total:,} {'proofs' if stage == 'verifying' else 'entries'}")
+
+        report = import_archive(args.book, args.folder, executor=executor, progress=show,
+                                time_limit=args.time_limit)
     for line in report.lines():
         print(line)
-    return 1 if report.refused else 0
+    if report.stopped == "interrupted":
+        return 130  # as every command after Ctrl-C
+    return 1 if report.refused or report.unchecked else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("book", help="the opening book: proven values and strategies up to N stones")
+    parser = sub.add_parser("book")
     books = parser.add_subparsers(dest="book_command", metavar="COMMAND", required=True)
 
     b = books.add_parser("build", help="build or continue a book (each searched position is a work unit)")
@@ -280,12 +288,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     e = books.add_parser("export", help="write a book's proofs to a folder: one proof file per settled position")
     e.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
-    e.add_argument("folder", metavar="DIR", help="the archive folder (created, or replaced as a whole)")
+    e.add_argument("folder", metavar="DIR", help="the archive folder: new, empty, or an archive to replace as a "
+                                                  "whole (a folder holding anything else is refused)")
     e.set_defaults(func=run_export)
 
     i = books.add_parser("import", help="verify an archive's proofs and add them to a book (values propagate)")
     i.add_argument("book", metavar="BOOK", help="the SQLite file (created if absent)")
     i.add_argument("folder", metavar="DIR", help="a folder written by qubic book export")
+    i.add_argument("--time-limit", type=seconds, default=None, metavar="S",
+                   help="seconds for the verification: the proofs verified by then are imported, the rest left "
+                        "for the same command to go on with")
     executor_args(i)
     i.set_defaults(func=run_import)
 

@@ -70,9 +70,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("check", help="check your own rule (ASP .lp or Prolog .pl) over the positions it names",
-                            description="The file names its positions with domain(...) facts and defines "
-                                        "violated where the rule fails; see docs/checks.md.")
+    parser = sub.add_parser("check", description="The file names its positions with domain(...) facts and defines "
+                                                   "violated where the rule fails; see docs/checks.md.")
     parser.add_argument("rules_file", metavar="RULES_FILE", help="an ASP (.lp) or Prolog (.pl) rules file")
     parser.add_argument("--all", action="store_true", help="find every counterexample (default: stop at the first)")
     parser.add_argument("--time-limit", type=seconds, default=600.0, metavar="S",

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("claims", help="recompute the seeds' claims (ASP/Prolog, cross-checked) and compare")
+    parser = sub.add_parser("claims")
     parser.add_argument("--only", action="append", metavar="ID", help="run only this claim (repeatable)")
     parser.add_argument("--engine", choices=["asp", "prolog"], help="only the claims written for this engine")
     parser.add_argument("--format", choices=["table", "json", "markdown"], default="table",

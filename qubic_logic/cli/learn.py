@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         raise QubicError("--against needs --games N (how many training games)")
     for spec in ([args.against] if args.against and args.against != SELF else []) + (args.evaluate or []):
         make_player(spec)  # an unknown player fails before a brain file is created
-    check_output(args.curve, args.export)  # before hours of training, not after
+    check_output(args.curve, args.export, names=("--curve", "--export"))  # before hours of training, not after
     brain = Brain(args.brain, create=bool(args.against or args.evaluate))
     err = terminal_console(stderr=True)
     try:
@@ -117,8 +117,7 @@ def _players(text: str) -> list[str]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("learn", help="train Doake's 1972 learning program into a brain file; report, plot, export",
-                            description=plain(__doc__))
+    parser = sub.add_parser("learn", description=plain(__doc__))
     parser.add_argument("brain", metavar="BRAIN", help="the brain file (SQLite; created by the first training run)")
     parser.add_argument("--against", metavar="NAME",
                         help=f"train against a player NAME[:key=value,...] or {SELF}: {', '.join(player_names())}")

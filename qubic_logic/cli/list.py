@@ -47,8 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("list", help="what ships: strategies, dictionaries or players, one line each",
-                            description=plain(__doc__))
+    parser = sub.add_parser("list", description=plain(__doc__))
     parser.add_argument("kind", metavar="KIND", choices=KINDS, help=f"what to list: {', '.join(KINDS)}")
     json_arg(parser)
     parser.set_defaults(func=run)

@@ -27,13 +27,15 @@ from ..errors import QubicError
 from ..match import (
     GameRecord, SeriesResult, cross_table, run_games, save_games, schedule, series_table,
 )
+from ..notation import shown
 from ..players import player_names
-from ..ratings import rate, ratings_markdown, save_ratings
 from ..saving import write_atomically
 from ._common import check_output, deadline_of, positive_int, seconds
 from ._terminal import plain, say, console as terminal_console
 
 MAX_GAMES = 1_000_000  # games per series, and in all of a round robin
+MAX_BOOTSTRAP = 100_000  # bootstrap samples of the ratings (each a fit of every player's strength)
+ROUND_ROBIN_ONLY = ("table", "ratings", "bootstrap")  # options that only a round robin uses
 
 
 def _run(tasks, args) -> tuple[list[GameRecord], str | None]:
@@ -66,7 +68,11 @@ def _check(args: argparse.Namespace, names: list[str]) -> None:
                          f"(--games {MAX_GAMES // pairs:,} or fewer)")
     if args.round_robin and args.games >= 10_000:
         raise QubicError(f"--games {args.games:,} is too many for a round robin; expected at most 9,999 per pair")
-    check_output(args.save, args.table, args.ratings)
+    given = [f"--{name}" for name in ROUND_ROBIN_ONLY if getattr(args, name) != PARSER_DEFAULTS[name]]
+    if given and not args.round_robin:
+        raise QubicError(f"{' and '.join(given)} {'is' if len(given) == 1 else 'are'} for a round robin; "
+                         "expected --round-robin with it, or no such option for a series of two players")
+    check_output(args.save, args.table, args.ratings, names=("--save", "--table", "--ratings"))
 
 
 def _left(deadline: float | None) -> float | None:
@@ -93,12 +99,19 @@ def run(args: argparse.Namespace) -> int:
             save_games(args.save, records)
         rated = [g for g in records if g.seed % 10_000 < rounds]
         if rated:
-            ratings = rate(rated, args.bootstrap, args.seed)
+            from ..ratings import rate, ratings_markdown, save_ratings  # SciPy's statistics: only to rate
+
+            ratings = rate(rated, args.bootstrap, args.seed, deadline=args.deadline)
+            if ratings.stopped:
+                stopped = stopped or ratings.stopped
+                say(f"the bootstrap was stopped by {'Ctrl-C' if ratings.stopped == 'interrupted' else 'the time limit'} "
+                    f"after {ratings.samples:,} of {args.bootstrap:,} samples; "
+                    f"{'the intervals are from those' if ratings.samples else 'no intervals'}", file=sys.stderr)
             print(f"\nRatings from {rounds} game(s) per ordered pair ({2 * rounds} per pair):\n"
                   + ratings_markdown(ratings))
             if args.ratings:
                 command = (f"qubic match --round-robin --games {rounds} --seed {args.seed} --opening {args.opening} "
-                           f"--bootstrap {args.bootstrap} --ratings FILE " + " ".join(args.players)).strip()
+                           f"--bootstrap {ratings.samples} --ratings FILE " + " ".join(args.players)).strip()
                 save_ratings(args.ratings, ratings, command, 2 * rounds)
         return _status(stopped)
     if len(args.players) != 2:
@@ -106,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
                          "qubic match A B, or qubic match --round-robin")
     _check(args, args.players)
     a, b = args.players
-    records, stopped = _run(schedule(a, b, args.games, args.swap_sides, args.seed), args)
+    tasks = [(*task, args.opening) for task in schedule(a, b, args.games, args.swap_sides, args.seed)]
+    records, stopped = _run(tasks, args)
     result = SeriesResult(a, b, records)
     table = Table(title=f"{a} v {b}: {len(records)} games, mean length {result.mean_length():.1f} moves")
     for col in ("player", "side", "wins", "draws", "losses", "time per move"):
@@ -141,9 +155,29 @@ def _status(stopped: str | None) -> int:
     return 130 if stopped == "interrupted" else 0
 
 
+PARSER_DEFAULTS = {"table": None, "ratings": None, "bootstrap": 200}
+
+
+def bootstrap_samples(text: str) -> int:
+    """argparse type: a number of bootstrap samples, 0..:data:`MAX_BOOTSTRAP`.
+
+    >>> bootstrap_samples('-1')
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '-1' is not a number of bootstrap samples; expected 0..100,000
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_BOOTSTRAP or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{shown(text, 20)} is not a number of bootstrap samples; expected "
+                                         f"0..{MAX_BOOTSTRAP:,}")
+    return value
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("match", help="play a series between players, or a round robin",
-                            description=plain(__doc__))
+    parser = sub.add_parser("match", description=plain(__doc__))
     parser.add_argument("players", nargs="*", metavar="PLAYER",
                         help="two players NAME[:key=value,...] (round robin: any, default all): "
                              f"{', '.join(player_names())}")
@@ -160,8 +194,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="every player against every other, both sides; prints a markdown cross table")
     parser.add_argument("--table", metavar="FILE", help="round robin: also write the cross table here")
     parser.add_argument("--ratings", metavar="FILE", help="round robin: also write the ratings as JSON here")
-    parser.add_argument("--bootstrap", type=int, default=200, metavar="N",
-                        help="round robin: bootstrap samples for the ratings' 95%% intervals (default 200)")
+    parser.add_argument("--bootstrap", type=bootstrap_samples, default=PARSER_DEFAULTS["bootstrap"], metavar="N",
+                        help=f"round robin: bootstrap samples for the ratings' 95%% intervals, 0..{MAX_BOOTSTRAP:,} "
+                             "(default 200; the time limit stops them early)")
     parser.add_argument("--opening", type=int, default=0, choices=range(0, 9), metavar="K",
                         help="play the first K moves (0..8) of every game at random, from its seed (default 0)")
     parser.set_defaults(func=run)

@@ -186,9 +186,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("play", help="play a game in the terminal (human or engines on each side)",
-                            description=plain(__doc__),
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = sub.add_parser("play", description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     choices = f"{HUMAN} or a player NAME[:key=value,...]: {', '.join(player_names())}"
     parser.add_argument("--x", default=HUMAN, metavar="NAME", help=f"who plays X: {choices} (default human)")
     parser.add_argument("--o", default="solver", metavar="NAME", help="who plays O (default solver)")

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("puzzles", help="write 'X to move wins in N' puzzles from seeded games as JSON")
+    parser = sub.add_parser("puzzles")
     parser.add_argument("--count", type=positive_int, default=10, help="how many puzzles (default 10)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the games (default 0)")
     parser.add_argument("--min-length", type=positive_int, default=3, metavar="N",

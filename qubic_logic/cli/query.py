@@ -102,8 +102,7 @@ def _shows(goal: str, rule_files: list[str]) -> bool:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("query", help="your own ASP program or Prolog goal over the project's rules",
-                            description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = sub.add_parser("query", description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", choices=["asp", "prolog"], required=True, help="the query language")
     parser.add_argument("--rules", metavar="FILE", action="append", default=[],
                         help="your own rule file (.lp or .pl) to load as well; repeat for several")

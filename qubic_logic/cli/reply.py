@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("reply", help="the move a named player makes after the given moves")
+    parser = sub.add_parser("reply")
     parser.add_argument("player", metavar="NAME",
                         help=f"a player NAME[:key=value,...] (e.g. mccarthy:depth=3): {', '.join(player_names())}")
     game_arg(parser)

@@ -39,8 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("review", help="annotate every move of a game with the engines' verdict",
-                            description=plain(__doc__))
+    parser = sub.add_parser("review", description=plain(__doc__))
     parser.add_argument("game", metavar="GAME", help="a move list, or a file holding one")
     notation_arg(parser)
     json_arg(parser)

@@ -2,7 +2,8 @@
 
 Binds to 127.0.0.1 unless ``--host`` says otherwise (then it warns: the
 server has no accounts and runs engines for whoever asks). ``--port 0``
-takes a free port; the first line printed is the address. A connection must
+takes a free port; the first line printed is the address. Ctrl-C (or SIGTERM) stops it: running
+verifications and layouts are ended, and the process exits at once. A connection must
 bring each request whole within ``--request-timeout`` seconds (idle and slow
 clients are closed), an idle kept-alive one is closed after 5 s, and past the
 connection limit (from the open-file limit) a request is answered 503 at once.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import os
 import resource
 import socket
 import sys
@@ -77,9 +79,13 @@ def connection_limit() -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..server.verifying import warm_up
+
+    warm_up()  # first: the verifications' fork server imports their code while this process imports its own
     import uvicorn
 
     from ..server import create_app
+    from ..server.app import stop
     from ..server.connections import guarded_protocol
 
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
@@ -106,21 +112,39 @@ def run(args: argparse.Namespace) -> int:
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
-            for job in list(app.state.jobs):  # a running verification would hold its connection open
-                job.stop()
+            stop(app)  # a running verification or layout would hold its connection open
             super().handle_exit(sig, frame)
 
     limit = connection_limit()
     config = uvicorn.Config(app, log_level="warning", access_log=args.access_log, timeout_graceful_shutdown=2,
                             http=guarded_protocol(args.request_timeout or float("inf"), limit),
                             timeout_keep_alive=KEEP_ALIVE, limit_concurrency=limit, backlog=ACCEPTS)
-    Server(config).run(sockets=[sock])
+    try:
+        Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        if not args.own_process:
+            raise
+        _exit_now("qubic serve: stopped", 130)
+    if args.own_process:
+        _exit_now("qubic serve: stopped", 0)
     return 0
 
 
+def _exit_now(message: str, status: int) -> None:
+    """End the process at once: the server has shut down (connections closed, verifications and layouts
+    stopped, workers told to go), and tearing down the interpreter's modules would take seconds more, as would
+    waiting for an engine call still running in a thread."""
+    import gc
+
+    gc.collect()  # what the verifications left (their queues' semaphores) is released, not reported leaked
+    say(message, file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("serve", help="the pages (home, play, puzzles, lessons, analyse, verify) and the JSON API",
-                            description=plain(__doc__))
+    parser = sub.add_parser("serve", description=plain(__doc__))
     parser.add_argument("--port", type=port, default=8765,
                         help="port (default 8765; 0: a free one)")
     parser.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK})")

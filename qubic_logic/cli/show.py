@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("show", help="draw a position with its threat cells")
+    parser = sub.add_parser("show")
     position_arg(parser)
     notation_arg(parser)
     json_arg(parser)

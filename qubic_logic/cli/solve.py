@@ -36,7 +36,7 @@ def _saved_table(args: argparse.Namespace) -> bytes | None:
 
 def run(args: argparse.Namespace) -> int:
     args.position.require_in_play()
-    check_output(args.output)
+    check_output(args.output, args.table, names=("--output", "--table"))
     table = _saved_table(args)
     err = terminal_console(stderr=True)
     with err.status("solving…") as status:
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("solve", help="proof-number search: does the side to move force a win?")
+    parser = sub.add_parser("solve")
     position_arg(parser)
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                         help="seconds before giving up; the strategy's minimising pass gets what the search "

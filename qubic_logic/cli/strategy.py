@@ -12,12 +12,15 @@ import argparse
 import sys
 import time
 
+from ..errors import Interrupted
 from ..strategy.complete import complete_dictionary
 from ..strategy.compress import compressed
 from ..strategy.dictionary import StrategyDictionary
 from ..strategy.formats import FORMATS, convert, read_dictionary
+from ..saving import line_safe
 from ..strategy.wildcard import save_wildcard
 from ._common import check_output, json_arg, print_json
+from ._terminal import console as terminal_console, say
 
 
 def run_convert(args: argparse.Namespace) -> int:
@@ -28,7 +31,8 @@ def run_convert(args: argparse.Namespace) -> int:
         print_json({"source": args.source, "out": args.out, "format": args.to, "entries": len(dictionary),
                     "seconds": round(time.monotonic() - start, 3)})
     else:
-        print(f"{args.out}: {len(dictionary):,} strategic positions of {args.source} written as {args.to}")
+        print(f"{line_safe(args.out)}: {len(dictionary):,} strategic positions of {line_safe(args.source)} written as "
+              f"{args.to}")
     return 0
 
 
@@ -46,8 +50,8 @@ def run_compress(args: argparse.Namespace) -> int:
         print_json({"source": args.source, "out": args.out, "entries": len(dictionary), "lines": len(lines),
                     "seconds": seconds})
     else:
-        print(f"{args.out}: {len(dictionary):,} strategic positions in {len(lines):,} wildcard lines "
-              f"({seconds:.1f} s); check with qubic verify dictionary {args.out}")
+        print(f"{line_safe(args.out)}: {len(dictionary):,} strategic positions in {len(lines):,} wildcard lines "
+              f"({seconds:.1f} s); check with qubic verify dictionary {line_safe(args.out)}")
     return 0
 
 
@@ -55,27 +59,39 @@ def run_complete(args: argparse.Namespace) -> int:
     check_output(args.out)
     start = time.monotonic()
     dictionary = read_dictionary(args.source)
-    complete = complete_dictionary(dictionary)
-    lines = compressed(complete)
+    from .verify import _progress_bar, _Tasks  # the verifier's progress display, loaded for this command only
+
+    with _progress_bar(terminal_console(stderr=True)) as bar:
+        complete = complete_dictionary(dictionary, progress=_Tasks(bar))  # Ctrl-C: says how far it got
     header = [f"Every X decision of {args.source} with no forced-win routine (qubic strategy complete): "
-              f"{len(complete)} positions up to symmetry, {len(lines)} wildcard lines", *dictionary.header]
+              f"{len(complete)} positions up to symmetry", *dictionary.header]
+    lines = None
     if args.to == "wildcard":
+        report = (lambda text: None) if args.json else (lambda text: say(f"  {text}", file=sys.stderr, flush=True))
+        try:
+            lines = compressed(complete, report)
+        except KeyboardInterrupt:  # the verification's work is kept: the list, as it is
+            StrategyDictionary(complete, header, dictionary.separator).save(args.out)
+            raise Interrupted(f"stopped while compressing; the {len(complete):,} decisions are written to "
+                              f"{line_safe(args.out)} uncompressed, in Patashnik's format (every reader takes it; "
+                              f"qubic strategy compress {line_safe(args.out)} -o FILE compresses it)") from None
+        header[0] += f", {len(lines)} wildcard lines"
         save_wildcard(args.out, lines, header)
     else:
         StrategyDictionary(complete, header, dictionary.separator).save(args.out)
     seconds = round(time.monotonic() - start, 3)
     if args.json:
         print_json({"source": args.source, "out": args.out, "entries": len(dictionary), "decisions": len(complete),
-                    "lines": len(lines), "seconds": seconds})
+                    "lines": len(lines) if lines is not None else None, "seconds": seconds})
     else:
-        print(f"{args.out}: {len(complete):,} X decisions up to symmetry ({len(dictionary):,} strategic positions "
-              f"and the steps of the forced wins), {len(lines):,} wildcard lines ({seconds:.1f} s)")
+        compact = f", {len(lines):,} wildcard lines" if lines is not None else ""
+        print(f"{line_safe(args.out)}: {len(complete):,} X decisions up to symmetry ({len(dictionary):,} strategic "
+              f"positions and the steps of the forced wins){compact} ({seconds:.1f} s)")
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("strategy", help="convert or compress a strategy dictionary (Patashnik, wildcard, "
-                                             "ASP, Prolog)")
+    parser = sub.add_parser("strategy")
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     c = what.add_parser("convert", help="write a dictionary in another format")

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("threats", help="threat cells, forcing moves and major cells of both sides")
+    parser = sub.add_parser("threats")
     position_arg(parser)
     notation_arg(parser)
     json_arg(parser)

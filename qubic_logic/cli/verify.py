@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..errors import Interrupted, QueryTimeout
 from ..notation import CellNames, format_mcdaniel, format_patashnik, root_of
-from ..saving import write_atomically
+from ..saving import line_safe, write_atomically
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.formats import read_dictionary
 from ..executor import make_executor
@@ -99,12 +99,16 @@ def _print_verification(v: Verification, source: str) -> None:
 
 def run_dictionary(args: argparse.Namespace) -> int:
     check_output(args.certificate)
-    deadline = time.monotonic() + args.time_limit if args.time_limit else None
-    dictionary = read_dictionary(args.file)
-    root = args.root if args.root is not None else dictionary.root
+    deadline = deadline_of(args.time_limit)  # reading the file counts
     err = terminal_console(stderr=True)
     with _progress_bar(err) as bar:
         tasks = _Tasks(bar)
+        try:
+            dictionary = read_dictionary(args.file, deadline=deadline,
+                                         progress=lambda done, size: tasks("reading", done, size))
+        except QueryTimeout as exc:
+            return _stopped_reading(args, exc)
+        root = args.root if args.root is not None else dictionary.root
         v = verify(dictionary, root, engine=args.engine, jobs=args.jobs, time_limit=_left(deadline),
                    progress=tasks)
         check = _check(v.witnesses, args, tasks, args.time_limit) if args.check_with else None
@@ -118,12 +122,23 @@ def run_dictionary(args: argparse.Namespace) -> int:
             out["certificate"] = args.certificate
         print_json(out)
     else:
-        _print_verification(v, args.file)
+        _print_verification(v, line_safe(args.file))
         if check:
             _print_check(check)
         if args.certificate:
             say(f"  certificate: {len(v.witnesses):,} forced wins written to {args.certificate}")
     return 0 if v.verdict == "verified" and not (check and (check["rejected"] or check["stopped"])) else 1
+
+
+def _stopped_reading(args: argparse.Namespace, exc: QueryTimeout) -> int:
+    """The report of a verification whose time limit came while the file was being read: INCOMPLETE, status 1."""
+    lines = exc.partial["lines"]
+    if args.json:
+        print_json({"verdict": "incomplete", "stopped": "time limit", "reading": {"lines": lines}, "positions": 0})
+    else:
+        say(f"{line_safe(args.file)}: INCOMPLETE — the time limit came while reading it, at line {lines:,}; "
+            "nothing verified")
+    return 1
 
 
 def _print_check(check: dict) -> None:
@@ -147,7 +162,7 @@ def run_certificate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(check)
     else:
-        say(f"{args.file}:")
+        say(f"{line_safe(args.file)}:")
         _print_check(check)
     if check["stopped"] == "interrupted":
         return 130
@@ -189,22 +204,22 @@ def run_strategy(args: argparse.Namespace) -> int:
 
 
 def _print_judgement(j: Judgement, args: argparse.Namespace) -> None:
-    side = j.side.upper()
+    side, source = j.side.upper(), line_safe(j.source)
     where = f"{'from the empty board' if not j.root.count else 'from ' + format_patashnik(j.root)}"
     mode = "by the strategy alone" if j.pure else "by rules (1)-(4)"
     if j.verdict == "verified":
-        say(f"{j.source}: VERIFIED — {side} wins {where}, {mode}")
+        say(f"{source}: VERIFIED — {side} wins {where}, {mode}")
     elif j.verdict == "refuted":
         r = j.refutation
         outcome = "a draw" if r.result == "draw" else "no move" if r.result == "no move" else f"{r.result.upper()} wins"
-        say(f"{j.source}: REFUTED — as {side} {where} ({mode}): {outcome} after {counted(r.length, 'move')} "
+        say(f"{source}: REFUTED — as {side} {where} ({mode}): {outcome} after {counted(r.length, 'move')} "
               f"({'the shortest game' if j.shortest_proven else 'the shortest game found'})")
         say(f"  game: {r.game_text}  ({r.reason})")
         if args.refutation:
             say(f"  written to {args.refutation}: replay with qubic play --load {args.refutation}, "
                   f"or qubic show \"$(cat {args.refutation})\"")
     else:
-        say(f"{j.source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
+        say(f"{source}: UNKNOWN — stopped ({j.stopped}) as {side} {where} ({mode})")
         say(f"  {j.open:,} opponent choices left open; most promising line: "
               f"{format_mcdaniel(list(j.promising)) if j.promising else 'none'}")
     say(f"  {counted(j.positions, 'position')} up to symmetry with {side} to move ({j.defender_positions:,} after its move), "
@@ -242,7 +257,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("verify", help="verify a strategy (rules, dictionary or player; or refute it) or a certificate")
+    parser = sub.add_parser("verify")
     what = parser.add_subparsers(dest="what", metavar="WHAT", required=True)
 
     d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")

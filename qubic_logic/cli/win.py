@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("win", help="shortest forced win by threat sequence for the side to move")
+    parser = sub.add_parser("win")
     position_arg(parser)
     parser.add_argument("--max-length", type=positive_int, default=None, metavar="N",
                         help="longest win to look for, in attacker moves (default: no bound)")

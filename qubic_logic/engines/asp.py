@@ -322,9 +322,10 @@ def _ground_and_exit(files: list[str], rules: tuple[str, ...], memory: int, pare
 
 def check_grounding(files: Iterable[str | Path], time_limit: float | None,
                     rules: tuple[str, ...] = CORE_RULES[:2], memory_mb: int = 4096) -> None:
-    """Raise :class:`QueryTimeout` if grounding ``files`` (position as externals) takes longer than
-    ``time_limit`` seconds or more than ``memory_mb`` MB: rules that ground without end are tried in
-    a child process, which is killed, before the session grounds them for good.
+    """Raise :class:`QueryTimeout` if grounding ``files`` (position as externals) takes more than
+    ``time_limit`` seconds of CPU time (a busy machine does not count against it; a grounding that
+    waits is stopped after ten times as many seconds) or more than ``memory_mb`` MB: rules that ground
+    without end are tried in a child process, which is killed, before the session grounds them for good.
     """
     if not time_limit:
         return
@@ -336,15 +337,22 @@ def check_grounding(files: Iterable[str | Path], time_limit: float | None,
 
     with sigint_held():
         child.start()
+    from ..supervisor import cpu_seconds
+
+    end = time.monotonic() + 10 * time_limit
     try:
-        child.join(time_limit)
-        late = child.is_alive()
+        while True:
+            child.join(0.05)
+            late = child.is_alive() and ((cpu_seconds(child.pid) or 0.0) >= time_limit or time.monotonic() > end)
+            if late or not child.is_alive():
+                break
     finally:  # Ctrl-C while waiting ends the child too
         child.kill()
         child.join()
     if late:
-        raise QueryTimeout(f"{', '.join(names)}: grounding the rules did not finish within {time_limit:g} s; "
-                           "expected rules that ground to a finite program (is a rule recursive over numbers?)")
+        raise QueryTimeout(f"{', '.join(names)}: grounding the rules did not finish within {time_limit:g} s of "
+                           "CPU time; expected rules that ground to a finite program (is a rule recursive over "
+                           "numbers?)")
     if child.exitcode not in (0, 1):
         raise RuleError(f"{', '.join(names)}: grounding the rules needs more than {memory_mb} MB; expected "
                         "rules that ground to a finite program")

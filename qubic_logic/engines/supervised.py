@@ -12,6 +12,8 @@ worker, with a time and a memory limit; :func:`engine_for` gives one for
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any, Callable
 
 from ..errors import QueryTimeout
@@ -49,18 +51,25 @@ def _asp_text(result: Any) -> Any:
     return result
 
 
-def _engine_method(name: str, method: str, *args: Any, **kwargs: Any) -> Any:
-    """In the worker: ``get_engine(name).method(*args, **kwargs)`` (the engine stays loaded)."""
+def _engine_method(name: str, method: str, *args: Any, until: float | None = None,
+                   stated: float | None = None, **kwargs: Any) -> Any:
+    """In the worker: ``get_engine(name).method(*args, **kwargs)`` (the engine stays loaded), with the
+    time left until ``until`` (a ``time.monotonic()``, one clock for every process) as its time limit:
+    the ``stated`` seconds of the call count from the call, the worker's start included."""
     from . import get_engine
 
     if name == "prolog" and method == "query":
         _report_prolog_solutions()
     try:
         with sending_found(method == "query"):
-            result = getattr(get_engine(name), method)(*args, **kwargs)
+            engine = get_engine(name)
+            left = None if until is None else max(until - time.monotonic(), 0.001)
+            result = getattr(engine, method)(*args, time_limit=left, **kwargs)
     except QueryTimeout as exc:
         if name == "asp" and method == "query" and exc.partial is not None:
             exc.partial = _asp_text(exc.partial)
+        if stated is not None:  # the engine counted what was left: the message names the call's limit
+            exc.args = (re.sub(r"time limit of \S+ s", f"time limit of {stated:g} s", str(exc)),)
         raise
     if name == "asp" and method == "query":
         result = _asp_text(result)
@@ -79,21 +88,26 @@ class SupervisedEngine(Engine):
         self.name = name
         self.supervisor = supervisor or Supervisor()
 
-    def _call(self, method: str, *args: Any, time_limit: float | None = None, **kwargs: Any) -> Any:
-        return self.supervisor.call(_engine_method, self.name, method, *args, limit=time_limit,
+    def _call(self, method: str, *args: Any, time_limit: float | None = None,
+              on_progress: Callable[[Any], None] | None = None, **kwargs: Any) -> Any:
+        """``method`` of the engine in the worker; ``time_limit`` counts from now, the worker's start
+        (a fresh interpreter, the engine's loading) included."""
+        until = None if time_limit is None else time.monotonic() + time_limit
+        return self.supervisor.call(_engine_method, self.name, method, *args, until=until, stated=time_limit,
+                                    limit=time_limit, on_progress=on_progress,
                                     what=f"{self.name} engine: {method.replace('_', ' ')}", **kwargs)
 
     def threats(self, position, time_limit: float | None = None):
-        return self._call("threats", position, time_limit, time_limit=time_limit)
+        return self._call("threats", position, time_limit=time_limit)
 
     def forcing_moves(self, position, side=None, time_limit: float | None = None) -> int:
-        return self._call("forcing_moves", position, side, time_limit, time_limit=time_limit)
+        return self._call("forcing_moves", position, side, time_limit=time_limit)
 
     def related_pairs(self, position, side=None, time_limit: float | None = None):
-        return self._call("related_pairs", position, side, time_limit, time_limit=time_limit)
+        return self._call("related_pairs", position, side, time_limit=time_limit)
 
     def shortest_forced_win(self, position, max_length: int | None = None, time_limit: float | None = None):
-        return self._call("shortest_forced_win", position, max_length, time_limit, time_limit=time_limit)
+        return self._call("shortest_forced_win", position, max_length, time_limit=time_limit)
 
     def query(self, position, goal: str, files=(), time_limit: float | None = None, *,
               on_found: Callable[[Any], None] | None = None, **options):
@@ -103,9 +117,8 @@ class SupervisedEngine(Engine):
             if on_found and isinstance(value, tuple) and value[:1] in (("model",), ("solution",)):
                 on_found(value[1])
 
-        result = self.supervisor.call(_engine_method, self.name, "query", position, goal, tuple(map(str, files)),
-                                      time_limit, limit=time_limit, on_progress=progress,
-                                      what=f"{self.name} engine: query", **options)
+        result = self._call("query", position, goal, tuple(map(str, files)), time_limit=time_limit,
+                            on_progress=progress, **options)
         if self.name == "asp":
             import clingo
 

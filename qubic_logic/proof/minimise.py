@@ -282,13 +282,15 @@ class _Choice:
 
 
 def smallest(graph: ProofGraph, start: Next, sweeps: int = SWEEPS, seed: int = 0,
-             report: Callable[[str], None] = lambda text: None, time_limit: float | None = None) -> dict[Key, int]:
+             report: Callable[[str], None] = lambda text: None, time_limit: float | None = None,
+             stops: list[str] | None = None) -> dict[Key, int]:
     """The smallest strategy found from ``start``: strategic position → move, only the positions reached.
 
     Simulated annealing over single switches: ``sweeps`` passes over the
     positions reached, in a seeded order, the temperature falling linearly to
     zero, then passes that only improve until one changes nothing. Ctrl-C or
-    ``time_limit`` (seconds) keeps the smallest strategy found so far. ``report(text)``
+    ``time_limit`` (seconds) keeps the smallest strategy found so far (and appends
+    ``'interrupted'`` or ``'time limit'`` to ``stops`` when given). ``report(text)``
     hears each tenth of the sweeps, and every 15 seconds within a long sweep (the first
     one finds every position's known-winning moves).
 
@@ -339,6 +341,8 @@ def smallest(graph: ProofGraph, start: Next, sweeps: int = SWEEPS, seed: int = 0
                 report(f"sweep {sweep:,}: {choice.size:,} strategic positions, smallest {best_size:,}")
     except (KeyboardInterrupt, TimeoutError) as stop:
         why = "time limit" if isinstance(stop, TimeoutError) else "interrupted"
+        if stops is not None:
+            stops.append(why)
         report(f"{why} at sweep {sweep:,}: keeping the smallest, {best_size:,} strategic positions")
     return _reached_moves(graph, start, best)
 
@@ -386,6 +390,18 @@ def minimised(
     if phases is not None:
         phases["proof graph"] = graph.seconds
         phases["choosing"] = time.perf_counter() - clock - graph.seconds
+    return chosen_strategy(chosen, attacker, dictionary)
+
+
+def chosen_strategy(chosen: dict[Key, int], attacker: str, dictionary: StrategyDictionary) -> StrategyDictionary:
+    """The entries ``chosen`` (canonical position → move) as a dictionary with ``dictionary``'s header.
+
+    The attacker's marks come first in each key; entries come out fewest marks first.
+
+    >>> d = StrategyDictionary.parse("root: xo\\n---\\n")
+    >>> [e.text() for e in chosen_strategy({(1, 2): 21}, "x", d)]
+    ['xo 21']
+    """
     entries = []
     for (ca, cd), move in sorted(chosen.items(), key=lambda kv: ((kv[0][0] | kv[0][1]).bit_count(), kv[0])):
         position = Position(ca, cd) if attacker == "x" else Position(cd, ca)
@@ -419,6 +435,24 @@ def _described(path: str, dictionary: StrategyDictionary) -> str:
         return ("Oren Patashnik's dictionary of 1976-77 (Ken Thompson's form, 1978; Mathematics Magazine 53(4), "
                 "1980), whose moves are used unchanged as candidates")
     return next((line.strip() for line in dictionary.header if line.strip()), "(no header)")
+
+
+def loaded(sources: list[str]) -> list[StrategyDictionary]:
+    """The dictionaries named, each announced with its number of entries."""
+    dictionaries = [StrategyDictionary.load(path) for path in sources]
+    for path, d in zip(sources, dictionaries):
+        print(f"{path}: {len(d):,} entries")
+    return dictionaries
+
+
+def union_header(title: str, sources: list[str], dictionaries: list[StrategyDictionary]) -> list[str]:
+    """The header of a strategy chosen over the union of ``dictionaries``: ``title``, each source, the root and
+    the rules."""
+    return [f"{title} of the strategies:",
+            *(f"  {Path(path).name}: {_described(path, d)}" for path, d in zip(sources, dictionaries)),
+            f"root: {format_patashnik(dictionaries[0].root)}",
+            "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.",
+            "Check: qubic verify dictionary FILE"]
 
 
 def write_verified(out: Path, build: Callable[[], StrategyDictionary], what: str
@@ -469,14 +503,9 @@ def main(argv: list[str] | None = None) -> int:
     out, sources = Path(args.out), args.sources
 
     def build() -> StrategyDictionary:
-        dictionaries = [StrategyDictionary.load(path) for path in sources]
-        for path, d in zip(sources, dictionaries):
-            print(f"{path}: {len(d):,} entries")
-        header = ["Minimised union (qubic-logic: python -m qubic_logic.proof.minimise) of the strategies:",
-                  *(f"  {Path(path).name}: {_described(path, d)}" for path, d in zip(sources, dictionaries)),
-                  f"root: {format_patashnik(dictionaries[0].root)}",
-                  "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.",
-                  "Check: qubic verify dictionary FILE"]
+        dictionaries = loaded(sources)
+        header = union_header("Minimised union (qubic-logic: python -m qubic_logic.proof.minimise)", sources,
+                              dictionaries)
         return minimised_union(dictionaries, header, lambda text: print(text, flush=True), args.sweeps,
                                args.time_limit)
 

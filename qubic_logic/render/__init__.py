@@ -5,7 +5,7 @@ format    what
 ========= ===========================================================
 ``svg``   Graphviz ``dot`` layout (:mod:`.dot`)
 ``png``   the same as a PNG image (at most 2,400 pixels a side)
-``pdf``   the same on one A4 or Letter page
+``pdf``   A4 or Letter pages, split by subtree (:mod:`.pages`)
 ``dot``   Graphviz source text
 ``html``  a self-contained interactive page (:mod:`.html`)
 ``json``  networkx node-link JSON (:mod:`.nodelink`)
@@ -69,11 +69,13 @@ def render_tree(tree: ForceTree, fmt: str, form: str = "index", drawing: Drawing
     Pictures (svg, png, pdf, dot) show the part ``drawing`` chooses; the other
     formats carry every node.
     """
-    from . import dot, html, nodelink, text
+    from . import dot, html, nodelink, pages, text
 
     shown, expanded = drawing.nodes(tree)
-    if fmt in ("svg", "png", "pdf"):
-        return dot.picture(tree, fmt, form, shown, expanded, drawing.width, drawing.paper)
+    if fmt in ("svg", "png"):
+        return dot.picture(tree, fmt, form, shown, expanded, drawing.width)
+    if fmt == "pdf":
+        return pages.pdf_document(tree, shown, expanded, drawing.paper, form)
     if fmt == "dot":
         return dot.tree_dot(tree, form=form, shown=shown, expanded=expanded).encode()
     if fmt == "html":

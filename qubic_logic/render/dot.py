@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
@@ -28,6 +27,7 @@ from ..forcetree import ForceTree, edge_moves
 from ..notation import CellNames, diagram, format_cell
 from ..pictures import HIGHLIGHT, O_COLOUR, X_COLOUR, axis_labels, cell_grid
 from ..position import other
+from ..wording import counted
 
 STATUS_FILL = {"win": "#c8e6c9", "fail": "#ffcdd2", "cut": "#fff9c4"}
 STATUS_WORDS = {"win": "a forced win follows", "fail": "no forced win", "cut": "cut off (not searched further)"}
@@ -48,8 +48,6 @@ EDGE_WORDS = {
 THREAT_FILL = {"x": "#ffcdd2", "o": "#bbdefb", "both": "#e1bee7"}
 BOARDS_UP_TO = 60  # nodes shown; more, and nodes carry their label only
 MAX_PIXELS = 2400  # the longest side of a PNG (at 96 dpi) and of an SVG (in CSS pixels)
-PAPERS = {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}  # inches
-MARGIN = 0.4  # inches of paper left blank on each side
 
 
 def step_text(tree: ForceTree, node: int, form: str = "index") -> str | None:
@@ -138,20 +136,22 @@ def _mini_board(tree: ForceTree, node: int) -> str:
                 border = ' BORDER="2" COLOR="black"' if c in step else ""
                 cells.append(f'<TD WIDTH="7" HEIGHT="7" FIXEDSIZE="TRUE" BGCOLOR="{_cell_fill(d, c)}"{border}></TD>')
             rows.append("<TR>" + "".join(cells) + "</TR>")
-        heads.append(f'<TD><FONT POINT-SIZE="7" COLOR="#555555">{z + 1}</FONT></TD>')
+        heads.append(f'<TD><FONT COLOR="#555555">{z + 1}</FONT></TD>')
         levels.append('<TD><TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="0" COLOR="#9e9e9e">'
                       + "".join(rows) + "</TABLE></TD>")
     return f'<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="0"><TR>{"".join(heads)}</TR><TR>{"".join(levels)}</TR></TABLE>'
 
 
-def _label(tree: ForceTree, node: int, form: str, board: bool, hidden: int) -> str:
+def _label(tree: ForceTree, node: int, form: str, board: bool, hidden: int, note: str | None = None) -> str:
     step = step_text(tree, node, form)
     lines = [f"after {step}" if step else f"{tree.attacker.upper()} to move", value_text(tree, node)]
     if hidden:
-        lines.append(f"+{hidden} position{'s' if hidden > 1 else ''}")
+        lines.append(f"+{counted(hidden, 'position')}")
     text = "".join(f'<TR><TD>{escape(line)}</TD></TR>' for line in lines)
     inner = f"<TR><TD>{_mini_board(tree, node)}</TD></TR>" if board else ""
-    return f'<<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">{text}{inner}</TABLE>>'
+    below = "".join(f'<TR><TD><B><FONT COLOR="#1565c0">{escape(line)}</FONT></B></TD></TR>'
+                    for line in (note.splitlines() if note else ()))
+    return f'<<TABLE BORDER="0" CELLSPACING="0" CELLPADDING="1">{text}{inner}{below}</TABLE>>'
 
 
 def _swatch(fill: str, text: str, extra: str = "") -> str:
@@ -176,8 +176,17 @@ def _key_board(form: str) -> str:
     return ('<TABLE BORDER="0" CELLSPACING="4" CELLPADDING="0"><TR>' + "".join(levels) + "</TR></TABLE>")
 
 
-def legend(tree: ForceTree, form: str = "index") -> str:
-    """The picture's legend (an HTML-like Graphviz label): title, colours, edges, frames, the key board."""
+def _graph_label(tree: ForceTree, form: str, with_legend: bool, heading: str | None) -> str | None:
+    if with_legend:
+        return legend(tree, form, heading)
+    return f"<<B>{escape(heading)}</B>>" if heading else None
+
+
+def legend(tree: ForceTree, form: str = "index", heading: str | None = None) -> str:
+    """The picture's legend (an HTML-like Graphviz label): title, colours, edges, frames, the key board.
+
+    ``heading`` is a line above the title (a page number).
+    """
     nodes = "".join(_swatch(STATUS_FILL[s], STATUS_WORDS[s]) for s in STATUS_FILL)
     edges = "".join(f'<TD ALIGN="LEFT"><FONT COLOR="{EDGE_STYLES[k].split(chr(34))[1]}">'
                     f'{"- - -" if k == "block" else "——"}</FONT> {escape(EDGE_WORDS[k])}</TD>'
@@ -187,8 +196,9 @@ def legend(tree: ForceTree, form: str = "index") -> str:
               + _swatch("white", "the step's moves", ' BORDER="2" COLOR="black"'))
     frames = ('<TD ALIGN="LEFT">thick edges: a shortest win; double frame: four in a row; dashed frame: several '
               'lines of play meet here; "+N positions": a branch not drawn</TD>')
+    top = f'<TR><TD ALIGN="LEFT">{escape(heading)}</TD></TR>' if heading else ""
     return ('<<TABLE BORDER="0" CELLSPACING="2" CELLPADDING="1">'
-            f'<TR><TD ALIGN="LEFT"><B>{escape(tree.summary(CellNames(form)))}</B></TD></TR>'
+            f'{top}<TR><TD ALIGN="LEFT"><B>{escape(tree.summary(CellNames(form)))}</B></TD></TR>'
             f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3"><TR>{nodes}</TR></TABLE></TD></TR>'
             f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3"><TR>{edges}</TR></TABLE></TD></TR>'
             f'<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLSPACING="3"><TR>{boards}</TR></TABLE></TD></TR>'
@@ -203,39 +213,49 @@ def _quote(text: str) -> str:
 
 def tree_dot(tree: ForceTree, boards: bool | None = None, form: str = "index",
              shown: Collection[int] | None = None, expanded: Collection[int] | None = None,
-             size: tuple[float, float] | None = None, with_legend: bool = True) -> str:
+             size: tuple[float, float] | None = None, with_legend: bool = True,
+             notes: dict[int, str] | None = None, heading: str | None = None,
+             drawn: Collection[int] | None = None, edges: Collection[tuple[int, int]] | None = None) -> str:
     """The graph in Graphviz DOT.
 
     ``shown`` limits the nodes drawn (default: all); a shown node that is not
-    ``expanded`` and has children not shown says how many positions it hides.
-    ``boards`` draws mini boards in the nodes (default: when at most
-    :data:`BOARDS_UP_TO` nodes are shown). ``size`` (inches) caps the drawing.
-    ``with_legend=False`` leaves the legend out (for a page that shows its own).
+    ``expanded`` and has children not in ``drawn`` (default: ``shown``) says
+    how many positions it hides. ``boards`` draws mini boards in the nodes
+    (default: when at most :data:`BOARDS_UP_TO` nodes are shown). ``size``
+    (inches) caps the drawing. ``with_legend=False`` leaves the legend out (for
+    a page that shows its own); ``heading`` is a line above the drawing,
+    ``notes`` lines more in some nodes (a page's "continued on page 3");
+    ``edges`` the edges drawn (default: every edge between shown nodes from
+    an expanded one). Every text is set in 10 points.
     """
     shown = set(tree) if shown is None else set(shown)
     expanded = shown if expanded is None else set(expanded)
+    drawn = shown if drawn is None else set(drawn)
+    notes = notes or {}
     if boards is None:
         boards = len(shown) <= BOARDS_UP_TO
     from .view import hidden_below
 
     size_attr = f' size="{size[0]:.2f},{size[1]:.2f}"' if size else ""
+    label = _graph_label(tree, form, with_legend, heading)
     out = ["digraph force_tree {",
            ('  graph [rankdir=TB nodesep=0.12 ranksep=0.3 fontname="sans-serif" fontsize=10 dpi=96 '
-            f'labelloc=t labeljust=l{" label=" + legend(tree, form) if with_legend else ""}{size_attr}];'),
+            f'labelloc=t labeljust=l{" label=" + label if label else ""}{size_attr}];'),
            '  node [shape=box style="rounded,filled" fontname="sans-serif" fontsize=10 margin="0.05,0.03"];',
            '  edge [arrowsize=0.5];']
     for node in sorted(shown):
         d = tree.nodes[node]
-        hidden = hidden_below(tree, node, shown) if node not in expanded else 0
+        hidden = hidden_below(tree, node, drawn) if node not in expanded else 0
         tooltip = f"{node_caption(tree, node, form)}\n{diagram(d['position'], _threat_marks(d))}"
         style = "rounded,filled,dashed" if several_lines_meet(tree, node) else "rounded,filled"
         extra = " peripheries=2" if d["role"] == "end" else ""
         if hidden:
             extra += " penwidth=2"
-        out.append(f'  n{node} [id="n{node}" label={_label(tree, node, form, boards, hidden)} '
+        out.append(f'  n{node} [id="n{node}" label={_label(tree, node, form, boards, hidden, notes.get(node))} '
                    f'tooltip={_quote(tooltip)} style="{style}" fillcolor="{STATUS_FILL[d["status"]]}"{extra}];')
     for parent, child, e in tree.edges(data=True):
-        if parent not in shown or child not in shown or parent not in expanded:
+        if (parent, child) not in edges if edges is not None else (
+                parent not in shown or child not in shown or parent not in expanded):
             continue
         style = EDGE_STYLES[e["kind"]]
         if on_shortest_win(tree, parent, child):
@@ -263,39 +283,10 @@ def run_dot(dot_text: str, fmt: str) -> bytes:
     return done.stdout
 
 
-def bounding_box(dot_text: str) -> tuple[float, float]:
-    """Width and height (points) of the laid-out drawing."""
-    bb = json.loads(run_dot(dot_text, "json"))["bb"].split(",")
-    return float(bb[2]) - float(bb[0]), float(bb[3]) - float(bb[1])
-
-
-def page_size(paper: str, drawing: tuple[float, float]) -> tuple[tuple[float, float], bool]:
-    """The printable size (inches) on ``paper`` and whether to turn the page (landscape) for ``drawing``.
-
-    >>> page_size('a4', (900.0, 400.0))
-    ((10.89, 7.47), True)
-    """
-    if paper not in PAPERS:
-        raise QubicError(f"unknown paper {paper!r}; expected one of {', '.join(PAPERS)}")
-    short, long = (round(side - 2 * MARGIN, 2) for side in PAPERS[paper])
-    landscape = drawing[0] > drawing[1]
-    return ((long, short) if landscape else (short, long)), landscape
-
-
-def pdf_page(dot_text: str, paper: str) -> bytes:
-    """The drawing within the printable part of one ``paper`` page (scaled down, never up), turned when wide."""
-    text = dot_text.replace(" dpi=96 ", " dpi=72 ", 1)
-    (w, h), landscape = page_size(paper, bounding_box(text))
-    attrs = f'size="{w},{h}" margin=0 ' + ("rotate=90 " if landscape else "")
-    return run_dot(text.replace("  graph [", "  graph [" + attrs, 1), "pdf")
-
-
 def picture(tree: ForceTree, fmt: str, form: str = "index", shown: Collection[int] | None = None,
-            expanded: Collection[int] | None = None, width: int = MAX_PIXELS, paper: str = "a4") -> bytes:
-    """SVG, PNG or PDF of the shown part of ``tree``, within ``width`` pixels (PDF: one page of ``paper``)."""
+            expanded: Collection[int] | None = None, width: int = MAX_PIXELS) -> bytes:
+    """SVG or PNG of the shown part of ``tree``, within ``width`` pixels."""
     inches = width / 96
-    if fmt == "pdf":
-        return pdf_page(tree_dot(tree, form=form, shown=shown, expanded=expanded), paper)
     text = tree_dot(tree, form=form, shown=shown, expanded=expanded, size=(inches, inches))
     if fmt != "svg":
         return run_dot(text, fmt)

@@ -9,6 +9,16 @@ loaded from the network.
 
 from __future__ import annotations
 
-from .app import create_app
+from typing import Any
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``create_app``, imported when first asked for: a verification's process imports this package
+    for its own module only, without the web framework."""
+    if name != "create_app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .app import create_app
+
+    return create_app

@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from datetime import date
 from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -26,24 +27,24 @@ from ..core import threats
 from ..engines import ENGINE_NAMES, get_engine
 from ..errors import QubicError
 from ..forcegraph import MERGES, fold_forced, force_graph
-from ..forcetree import EDGE_KINDS, edge_moves, force_tree
+from ..forcetree import EDGE_KINDS, force_tree
 from ..geometry import cells_of
-from ..hints import hint
-from ..notation import (CELL_FORMS, CellNames, input_notation, format_cell, format_mcdaniel, parse_game, parse_position,
+from ..hints import hint, verdict
+from ..notation import (CELL_FORMS, CellNames, format_cell, format_mcdaniel, named_cells, parse_game, parse_position,
                         read_move, root_of)
 from ..players import REGISTRY, make_player, player_names
 from ..players.origins import ORIGINS
 from ..position import Game
-from ..lessons import answer as lesson_answer, lesson, lesson_names
-from ..puzzles import SOURCES, answer, daily, generate, winning_first_moves
+from ..lessons import answer as lesson_answer, in_notation, lesson, lesson_names
+from ..puzzles import SOURCES, Answer, answer, daily, generate, winning_first_moves
 from ..ratings import shipped_ratings
 from ..shipped import DICTIONARIES, STRATEGY_RULES, dictionary_path, strategy_rule_files
-from ..render.dot import node_caption, on_shortest_win, several_lines_meet, value_text
-from ..render.layout import layout
-from ..render.view import opening_view, principal_variation
+from ..render.explorer import explorer_data
+from ..render.layout import MAX_EDGES, MAX_ID, MAX_NODES, MAX_SEGMENTS, GraphError, boxes_of, check_graph
 from ..review import review, summary
 from ..strategy.dictionary import StrategyDictionary
 from .boards import board
+from .layouts import SECONDS as LAYOUT_SECONDS, ClientGone, ServerStopping
 from .verifying import VerificationJob
 
 router = APIRouter(prefix="/api")
@@ -111,12 +112,19 @@ class TreeRequest(WinRequest):
     fold: bool = Field(True, description="fold each threat and its forced reply into one step edge")
 
 
+NodeId = Annotated[int, Field(ge=0, le=MAX_ID)]
+Pixels = Annotated[float, Field(gt=0, le=2000)]
+
+
 class LayoutRequest(BaseModel):
-    nodes: Annotated[list[tuple[int, Annotated[float, Field(gt=0, le=2000)], Annotated[float, Field(gt=0, le=2000)]]],
-                     Field(min_length=1, max_length=MAX_TREE_NODES,
-                           description="the boxes to place: [id, width, height] in pixels")]
-    edges: Annotated[list[tuple[int, int]], Field(max_length=4 * MAX_TREE_NODES,
-                                                  description="[from, to] pairs of node ids")] = []
+    nodes: Annotated[list[tuple[NodeId, Pixels, Pixels]],
+                     Field(min_length=1, max_length=MAX_NODES,
+                           description=f"the boxes to place: [id, width, height] in pixels; ids 0..{MAX_ID}, "
+                                       f"each once, at most {MAX_NODES:,} boxes")]
+    edges: Annotated[list[tuple[NodeId, NodeId]],
+                     Field(max_length=MAX_EDGES,
+                           description=f"[from, to] pairs of node ids, each once, no cycle, at most {MAX_EDGES:,}; "
+                                       f"an edge counts once per rank it crosses, at most {MAX_SEGMENTS:,} in all")] = []
     rankdir: Literal["TB", "LR"] = "TB"
 
 
@@ -180,6 +188,14 @@ def game_of(req: GameRequest | ReplyRequest) -> Game:
     return read("moves", Game, list(req.moves))
 
 
+def judged(judge: Callable[..., Answer], *args: Any, form: str) -> dict:
+    """The answer ``judge(*args, form)`` as JSON, with its explanation in every cell notation
+    (``explanations``, as a player's reply has them): a page changing its notation rewrites what it said.
+    A move in a puzzle or a lesson is judged in milliseconds, so judging it once per notation costs little."""
+    answers = {f: judge(*args, f) for f in CELL_FORMS}
+    return {**answers[form].to_json(), "explanations": {f: a.explanation for f, a in answers.items()}}
+
+
 def game_state(game: Game, form: str) -> dict:
     """The game as the Play page shows it: moves 0..63, their names in ``form`` (``notation``), and the
     move list written in every notation (``lines``: McDaniel's pairs for ``number``)."""
@@ -203,7 +219,20 @@ def info() -> dict:
             "edge_kinds": EDGE_KINDS, "dictionaries": list(DICTIONARIES), "puzzle_sources": list(SOURCES),
             "strategies": strategy_rule_files() + [f"player:{n}" for n in player_names()],
             "limits": {"seconds": MAX_SECONDS, "tree_nodes": MAX_TREE_NODES, "text": MAX_TEXT,
-                       "dictionary": MAX_DICTIONARY}}
+                       "dictionary": MAX_DICTIONARY,
+                       "layout": {"nodes": MAX_NODES, "edges": MAX_EDGES, "segments": MAX_SEGMENTS,
+                                  "seconds": LAYOUT_SECONDS}}}
+
+
+class TextRequest(BaseModel):
+    text: Annotated[str, Field(max_length=MAX_TEXT, examples=["1-2,22-52,27-4"],
+                               description="a position, a game or a cell, as a person typed it")]
+
+
+@router.post("/notation", summary="the cell notation a typed position, game or cell names its cells in "
+                                  "(null when it names none that tell)")
+def notation_route(req: TextRequest) -> dict:
+    return {"notation": named_cells(req.text)}
 
 
 @router.post("/show", summary="a position in any notation: marks, threat cells, result")
@@ -246,43 +275,23 @@ async def tree(req: TreeRequest, request: Request) -> dict:
 
     start = time.perf_counter()
     g = await _runner(request).call(grow, seconds=req.time_limit + 5, what="growing the force tree")
-    nodes = []
-    for n, d in g.nodes(data=True):
-        q = d["position"]
-        parent = next(iter(g.predecessors(n)), None)
-        nodes.append({"id": n, "role": d["role"], "to_move": d["to_move"], "status": d["status"],
-                      "length": d["length"], "reason": d["reason"], "depth": d["depth"], "move": d["move"],
-                      "step": list(edge_moves(g.edges[parent, n])) if parent is not None else [],
-                      "mover": g.nodes[parent]["to_move"] if parent is not None else None,
-                      "caption": node_caption(g, n), "value": value_text(g, n),
-                      "x": cells_of(q.x), "o": cells_of(q.o), "xt": list(d["x_threats"]),
-                      "ot": list(d["o_threats"]), "win": list(q.winning_line or ()),
-                      "tree_nodes": d.get("tree_nodes", 1), "merged": several_lines_meet(g, n)})
-    edges = [{"source": a, "target": b, "move": e["move"], "reply": e.get("reply"), "kind": e["kind"],
-              "best": on_shortest_win(g, a, b)} for a, b, e in g.edges(data=True)]
-    return {"summary": g.summary(CellNames.of(req.position)),
-            "summaries": {f: g.summary(CellNames(f)) for f in CELL_FORMS},
-            "attacker": g.attacker, "length": g.length,
-            "winning_first_moves": g.winning_first_moves(), "truncated": g.graph["truncated"],
-            "tree_nodes": g.graph.get("tree_nodes", g.graph.get("folded_from", g.number_of_nodes())),
-            "graph_nodes": g.graph.get("folded_from", g.number_of_nodes()),
+    return {**explorer_data(g), "summary": g.summary(CellNames.of(req.position)),
             "folded_nodes": g.number_of_nodes() if req.fold else None,
-            "merge": req.merge, "fold": req.fold, "engine": g.graph["engine"],
-            "seconds": round(time.perf_counter() - start, 4),
-            "principal_variation": principal_variation(g), "opening": sorted(opening_view(g)),
-            "nodes": nodes, "edges": edges}
+            "merge": req.merge, "fold": req.fold, "seconds": round(time.perf_counter() - start, 4)}
 
 
 @router.post("/layout", summary="Graphviz dot layout of boxes and edges: centres and edge curves in pixels")
 async def layout_route(req: LayoutRequest, request: Request) -> dict:
-    boxes = {n: (w, h) for n, w, h in req.nodes}
-    unknown = [e for e in req.edges if e[0] not in boxes or e[1] not in boxes]
-    if unknown:
-        raise InputError("edges", f"edge {list(unknown[0])} joins a node not in 'nodes'; "
-                                  "expected pairs of the given node ids")
+    try:
+        boxes = boxes_of(req.nodes)
+        check_graph(boxes, req.edges)
+    except GraphError as exc:
+        raise InputError(exc.field, str(exc).removeprefix(f"{exc.field}: ")) from None
     start = time.perf_counter()
-    laid = await _runner(request).call(layout, boxes, req.edges, req.rankdir, seconds=MAX_SECONDS,
-                                       what="laying out the graph")
+    try:
+        laid = await request.app.state.layouts.lay_out(boxes, req.edges, req.rankdir, request.is_disconnected)
+    except ClientGone:
+        return Response(status_code=499)  # nobody reads it: the client has gone
     return {"nodes": {str(n): xy for n, xy in laid.nodes.items()},
             "edges": [{"source": a, "target": b, "d": d} for (a, b), d in laid.edges.items()],
             "width": laid.width, "height": laid.height, "seconds": round(time.perf_counter() - start, 4)}
@@ -333,7 +342,8 @@ async def hint_route(req: GameRequest, request: Request) -> dict:
 @router.post("/analysis", summary="both sides' threats, forcing moves, forced wins, checks, and the defences")
 async def analysis_route(req: GameRequest, request: Request) -> dict:
     g = game_of(req)
-    return await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+    found = await _runner(request).call(analyse, g.position, seconds=MAX_SECONDS, what="the analysis")
+    return {**found, "verdicts": {f: verdict(found, CellNames(f)) for f in CELL_FORMS}}
 
 
 @router.post("/review", summary="every move of a game with the engines' verdict (missed or allowed wins, ...)")
@@ -359,14 +369,14 @@ async def puzzle_answer(req: AnswerRequest, request: Request) -> dict:
         raise InputError("position", "the game is over; expected a puzzle position")
     cell = read("move", read_move, req.move, req.notation)
     read("move", p.play, cell)
-    a = await _runner(request).call(answer, p, req.left, cell, req.notation, seconds=MAX_SECONDS,
+    a = await _runner(request).call(judged, answer, p, req.left, cell, form=req.notation, seconds=MAX_SECONDS,
                                     what="checking the answer")
     after = p.play(cell)
-    if a.reply is not None and not after.is_over:
-        after = after.play(a.reply)
+    if a["reply"] is not None and not after.is_over:
+        after = after.play(a["reply"])
     firsts = (await _runner(request).call(winning_first_moves, after, seconds=MAX_SECONDS, what="the answers"))[1] \
-        if a.verdict == "continue" else []
-    return {**a.to_json(), "board": board(after), "solutions": firsts}
+        if a["verdict"] == "continue" else []
+    return {**a, "board": board(after), "solutions": firsts}
 
 
 @router.get("/puzzles/daily", summary="the puzzle of the day: the same for everyone on a date (YYYY-MM-DD)")
@@ -389,11 +399,12 @@ def lessons() -> dict:
     return {"lessons": [{k: lesson(n)[k] for k in ("name", "title", "summary", "source")} for n in lesson_names()]}
 
 
-@router.get("/lessons/{name}", summary="a lesson: its text and its exercises with their boards")
-def lesson_route(name: str) -> dict:
-    data = read("name", lesson, name)
-    return {**data, "exercises": [{**ex, "board": board(parse_position(ex["position"])),
-                                   "notation": input_notation(ex["position"])} for ex in data["exercises"]]}
+@router.get("/lessons/{name}", summary="a lesson: its text (cells written in the notation asked for) and its "
+                                      "exercises with their boards")
+def lesson_route(name: str, notation: Notation = "number") -> dict:
+    data = in_notation(read("name", lesson, name), CellNames(notation))
+    return {**data, "notation": notation,
+            "exercises": [{**ex, "board": board(parse_position(ex["position"]))} for ex in data["exercises"]]}
 
 
 @router.post("/lessons/answer", summary="judge a move in a lesson's exercise: solved, continue or wrong")
@@ -408,12 +419,12 @@ async def lesson_answer_route(req: LessonAnswer, request: Request) -> dict:
         raise InputError("position", "the game is over; expected an exercise position")
     cell = read("move", read_move, req.move, req.notation)
     read("move", p.play, cell)
-    a = await _runner(request).call(lesson_answer, exercise, p, req.left, cell, req.notation,
+    a = await _runner(request).call(judged, lesson_answer, exercise, p, req.left, cell, form=req.notation,
                                     seconds=MAX_SECONDS, what="checking the answer")
     after = p.play(cell)
-    if a.reply is not None and not after.is_over:
-        after = after.play(a.reply)
-    return {**a.to_json(), "board": board(after)}
+    if a["reply"] is not None and not after.is_over:
+        after = after.play(a["reply"])
+    return {**a, "board": board(after)}
 
 
 @router.get("/dictionaries", summary="the shipped strategy dictionaries")
@@ -453,6 +464,8 @@ async def verify_route(req: VerifyRequest, request: Request) -> StreamingRespons
     if sum(x is not None for x in (req.dictionary, req.text, req.strategy)) != 1:
         raise InputError("dictionary", "give one of: the name of a shipped dictionary, a dictionary's text, "
                                        "or a strategy")
+    if request.app.state.stopping:
+        raise ServerStopping("the server is stopping")
     lock: threading.Lock = request.app.state.verifying
     if not lock.acquire(blocking=False):  # taken at once, before any parsing: a second request is refused
         raise Busy("a verification is already running; wait for it to finish")
@@ -485,12 +498,26 @@ class VerificationStream(StreamingResponse):
     def __init__(self, job: VerificationJob, request: Request, lock: threading.Lock) -> None:
         self.job, self.lock, self.jobs = job, lock, request.app.state.jobs
         self.jobs.add(job)
+        self.over = False
+
+        async def gone() -> bool:  # the client left, or the server is stopping
+            return request.app.state.stopping or await request.is_disconnected()
 
         async def events():
-            async for kind, data in job.run(request.is_disconnected):
-                yield _event(kind, data)
+            try:
+                async for kind, data in job.run(gone):  # (it stops the job as it ends)
+                    yield _event(kind, data)
+            finally:
+                self._over()  # before the response's end: a client that saw it end may ask again at once
 
         super().__init__(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    def _over(self) -> None:
+        """The job has ended: forget it and free the server for the next verification (once)."""
+        if not self.over:
+            self.over = True
+            self.jobs.discard(self.job)
+            self.lock.release()
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -498,5 +525,4 @@ class VerificationStream(StreamingResponse):
         finally:
             with anyio.CancelScope(shield=True):
                 await run_in_threadpool(self.job.stop)
-            self.jobs.discard(self.job)
-            self.lock.release()
+            self._over()

@@ -2,7 +2,8 @@
 
 * request bodies over :data:`MAX_BODY` bytes are refused (413) before they are read;
 * bad input is answered 422 with ``{"error": ..., "field": ...}``;
-* an engine call past its time limit 408, a second verification at once 429;
+* an engine call or a layout past its time limit 408, a second verification at once 429;
+* a request cut short by the server stopping 503;
 * anything unexpected 500 with a one-line JSON error, never a traceback;
 * an unknown page is answered by a page that says so (404), an unknown ``/api`` path by JSON.
 
@@ -27,7 +28,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .. import __version__
 from ..errors import QubicError, QueryTimeout
 from .api import Busy, InputError, router
+from .layouts import Layouts, ServerStopping
 from .runner import CallTimeout, Runner
+from .verifying import warm_up
 
 MAX_BODY = 1_000_000  # bytes
 PAGES = ("play", "analyse", "puzzles", "verify", "api", "lessons")
@@ -87,9 +90,9 @@ def create_app(workers: int = 4) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        warm_up()  # verifications start from a process ready before the first request
         yield
-        for job in list(app.state.jobs):  # a verification still running ends with the server
-            job.stop()
+        stop(app)
         app.state.runner.close()
 
     app = FastAPI(title="qubic-logic", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
@@ -97,8 +100,10 @@ def create_app(workers: int = 4) -> FastAPI:
                   "force graphs, players, puzzles and strategy verification. Positions, moves, player names "
                   "and dictionary text only; errors are JSON objects {error, field}.")
     app.state.runner = Runner(workers)
+    app.state.layouts = Layouts()  # dot processes: apart from the engines' workers
     app.state.verifying = threading.Lock()  # one verification at a time: a second is refused (429)
     app.state.jobs = set()
+    app.state.stopping = False  # set when the server stops: no verification or layout starts after it
     app.include_router(router)
 
     @app.exception_handler(RequestValidationError)
@@ -118,6 +123,10 @@ def create_app(workers: int = 4) -> FastAPI:
     @app.exception_handler(QueryTimeout)
     async def timeout(_: Request, exc: QubicError) -> JSONResponse:
         return _error(408, str(exc), "time_limit")
+
+    @app.exception_handler(ServerStopping)
+    async def stopping(_: Request, exc: ServerStopping) -> JSONResponse:
+        return _error(503, str(exc))
 
     @app.exception_handler(Busy)
     async def busy(_: Request, exc: Busy) -> JSONResponse:
@@ -148,6 +157,14 @@ def create_app(workers: int = 4) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit)
     return app
+
+
+def stop(app: FastAPI) -> None:
+    """The server is stopping: running verifications and layouts end now, and none starts after this."""
+    app.state.stopping = True
+    for job in list(app.state.jobs):
+        job.stop()
+    app.state.layouts.stop()
 
 
 def _page(name: str):

@@ -73,13 +73,16 @@ def server_process(url: str) -> "psutil.Process":
 
 def job_processes(server: "psutil.Process") -> list["psutil.Process"]:
     """The server's live verification processes and their workers (multiprocessing's resource
-    tracker, which lives as long as the server, and exited processes not yet reaped excluded)."""
+    tracker and the fork server verifications start from, which live as long as the server, and
+    exited processes not yet reaped excluded)."""
     import psutil
 
     out = []
     for p in server.children(recursive=True):
         try:
-            if p.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(p.cmdline()):
+            command = " ".join(p.cmdline())  # (what the fork server forks has its command line)
+            lasting = "resource_tracker" in command or ("forkserver" in command and p.ppid() == server.pid)
+            if p.status() != psutil.STATUS_ZOMBIE and not lasting:
                 out.append(p)
         except psutil.Error:
             continue

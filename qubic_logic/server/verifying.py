@@ -11,13 +11,18 @@ child process (its own process group, workers included) that reports
 child stops as on Ctrl-C), then after :data:`GRACE` seconds SIGKILL to whatever
 of the group is left, workers included, so a stopped job is gone within a second.
 
-(A child process takes a second or two to start: the tests run it, not this page.)
+The child is not a fresh interpreter (which takes a second or more to start and
+import): it is forked from a *fork server*, a single-threaded process that
+:func:`warm_up` starts with the server and that has imported the verification's
+code once, so a job starts in milliseconds, with nothing of the server's threads
+or state (forking the server itself, which has threads, would not be safe).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import queue as queues
 import signal
@@ -34,21 +39,44 @@ from ..strategy.dictionary import StrategyDictionary
 from ..strategy.judge import judge
 from ..strategy.sources import load_strategy
 from ..strategy.verify import verify
+from ..supervisor import ignore_sigint, sigint_held
 from .boards import board
 
+PRELOAD = ("clingo", "qubic_logic.players")  # imported by the fork server beside this module: what judging a
+# rule file's strategy (clingo) or a player's (every player) needs
 SECONDS = 300.0
 GRACE = 0.5  # seconds a stopped child has to end before its group is killed (native code does not see signals)
 POLL = 0.2  # seconds between checks that the client is still there
 FAILURES_SHOWN = 24
 
 
+def _processes() -> multiprocessing.context.BaseContext:
+    """How verifications start: forked from the fork server (see the module docstring)."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__, *PRELOAD])
+    return context
+
+
+def warm_up() -> None:
+    """Start the fork server now (the server calls it as it starts), so that its imports are done
+    before the first verification; a fork server that died is started again by the next job."""
+    _processes()
+    with sigint_held():  # its children begin with Ctrl-C held, until _run ignores it: no traceback
+        multiprocessing.forkserver.ensure_running()
+
+
 def _interrupt(*_: object) -> None:
+    """The child's first SIGTERM: stop the work as Ctrl-C would (it reports what it had). A second one,
+    or one after the work, ends the child quietly: nothing is left to report, and no traceback."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     raise KeyboardInterrupt
 
 
 def _run(text: str | None, path: str | None, source: str | None, root: str | None, events: Any) -> None:
-    """The child: verify and put its events on the queue; SIGTERM stops it as Ctrl-C would."""
+    """The child: verify and put its events on the queue; SIGTERM stops it as Ctrl-C would. It started
+    with Ctrl-C held and ignores it: a Ctrl-C at the server's terminal is the server's to act on."""
     os.setpgrp()  # a group of its own: stop() can end the workers with it
+    ignore_sigint()
     signal.signal(signal.SIGTERM, _interrupt)
 
     def progress(phase: str, done: int, total: int) -> None:
@@ -61,6 +89,7 @@ def _run(text: str | None, path: str | None, source: str | None, root: str | Non
     except KeyboardInterrupt:
         events.put(("error", {"error": "the verification was stopped"}))
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the work is over: a stop now just ends the process
         events.put(("end", None))
 
 
@@ -97,11 +126,12 @@ class VerificationJob:
     at ``path``, or of the strategy ``source`` (a shipped rule file's path or ``player:NAME``)."""
 
     def __init__(self, text: str | None, path: str | None, root: str | None, source: str | None = None) -> None:
-        context = multiprocessing.get_context("spawn")  # the server has threads: do not fork it
+        context = _processes()
         self.events = context.Queue()
         self.process = context.Process(target=_run, args=(text, path, source, root, self.events))
-        self._stopping = threading.Lock()
-        self._stopped = False
+        self._stopping = threading.RLock()
+        self._stopped = False  # no process starts after stop()
+        self._killed = False  # the started process was ended (once)
 
     def _next(self) -> tuple[str, Any] | None:
         try:
@@ -111,8 +141,18 @@ class VerificationJob:
 
     async def run(self, gone: Callable[[], Awaitable[bool]] | None = None) -> AsyncIterator[tuple[str, Any]]:
         """Start the child and yield its events until it ends, or until ``gone()`` says the client
-        left (asked every :data:`POLL` seconds); the child is stopped on exit."""
-        self.process.start()
+        left or the server stops (asked every :data:`POLL` seconds); the child is stopped on exit. A job
+        stopped before it started yields one error event."""
+        if gone is not None and await gone():
+            self._stopped = True
+        with self._stopping:  # (re-entrant: the server's stop may come in this thread, in a signal handler)
+            stopped = self._stopped
+            if not stopped:
+                with sigint_held():  # a Ctrl-C at the terminal while the child imports: no traceback
+                    self.process.start()
+        if stopped:
+            yield "error", {"error": "the verification was stopped before it began"}
+            return
         try:
             while not (gone and await gone()):
                 alive = self.process.is_alive()
@@ -135,11 +175,13 @@ class VerificationJob:
 
     def stop(self) -> None:
         """End the child and its workers: SIGTERM to its process group, then after :data:`GRACE`
-        seconds SIGKILL to what is left of it (once; later calls return at once)."""
+        seconds SIGKILL to what is left of it (once; later calls return at once). A job not started
+        yet never starts."""
         with self._stopping:
-            if self.process.pid is None or self._stopped:
-                return
             self._stopped = True
+            if self.process.pid is None or self._killed:
+                return
+            self._killed = True
             group = self.process.pid  # the child's group is its own pid (os.setpgrp in _run)
             if not _signal_group(group, signal.SIGTERM):
                 self.process.terminate()  # not in its own group yet: it has no workers either

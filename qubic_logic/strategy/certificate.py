@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 
 from ..errors import DataFormatError
 from ..notation import format_patashnik, shown
-from ..saving import write_atomically
+from ..saving import line_safe, write_atomically
 from .dictionary import read_position
 from .verify import Verification, Witness
 
@@ -32,8 +32,8 @@ SEPARATOR = "-" * 41
 
 
 def certificate_text(witnesses: Iterable[Witness], header: Sequence[str]) -> str:
-    """The certificate file text."""
-    lines = [*header, SEPARATOR]
+    """The certificate file text (each header line kept to its line)."""
+    lines = [*map(line_safe, header), SEPARATOR]
     lines += [f"{format_patashnik(w.position)} {','.join(map(str, w.sequence))}" for w in witnesses]
     return "\n".join(lines) + "\n"
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 
 from ..symmetry import TRANSFORMS
-from ..saving import write_atomically
+from ..saving import line_safe, write_atomically
 from .dictionary import StrategyDictionary
 
 LOOKUP = """
@@ -47,7 +47,7 @@ def dictionary_rules(dictionary: StrategyDictionary, source: str = "a dictionary
     for e in dictionary:
         for perm in TRANSFORMS:
             facts.setdefault((_image(e.position.x, perm), _image(e.position.o, perm)), perm[e.move])
-    lines = [f"% {source} compiled by qubic_logic.strategy.compile: {len(dictionary)} entries,",
+    lines = [f"% {line_safe(source)} compiled by qubic_logic.strategy.compile: {len(dictionary)} entries,",
              f"% {len(facts)} distinct orientations as entry(XMask, OMask, Move).",
              ":- discontiguous entry/3.", LOOKUP]
     lines += [f"entry({x}, {o}, {m})." for (x, o), m in facts.items()]

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..core import core_module
-from ..errors import QubicError
+from ..errors import Interrupted, QubicError
 from .dictionary import Entry, StrategyDictionary
-from .verify import Witness, verify
+from .verify import Progress, Witness, verify
 
 
 def decisions(dictionary: StrategyDictionary, witnesses: Iterable[Witness]) -> StrategyDictionary:
@@ -42,9 +42,19 @@ def decisions(dictionary: StrategyDictionary, witnesses: Iterable[Witness]) -> S
     return result
 
 
-def complete_dictionary(dictionary: StrategyDictionary) -> StrategyDictionary:
-    """Every X decision of the verified ``dictionary`` played from its root (see the module text)."""
-    v = verify(dictionary, dictionary.root)
+def complete_dictionary(dictionary: StrategyDictionary, *, progress: Progress | None = None) -> StrategyDictionary:
+    """Every X decision of the verified ``dictionary`` played from its root (see the module text).
+
+    The verification comes first (``progress(phase, done, total)`` as it goes). Stopped by Ctrl-C it
+    raises :class:`~qubic_logic.errors.Interrupted` saying how far it got (nothing is listed: a list
+    missing the forced wins not yet found would not be the complete one); a dictionary that does not
+    win is a :class:`~qubic_logic.errors.QubicError`.
+    """
+    v = verify(dictionary, dictionary.root, progress=progress)
+    if v.verdict == "incomplete":
+        raise Interrupted(f"the verification was stopped ({v.stopped}) after {v.positions:,} positions up to "
+                          f"symmetry and {len(v.witnesses):,} forced wins ({v.unsettled:,} not settled); nothing "
+                          "listed: the list is complete only once the verification is", partial=v)
     if v.verdict != "verified":
         raise QubicError(f"the dictionary is {v.verdict}, not verified; expected a winning dictionary "
                          "(qubic verify dictionary FILE)")

@@ -21,19 +21,22 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
-from ..errors import DataFormatError, QubicError
-from ..saving import write_atomically
+from ..errors import DataFormatError, QubicError, QueryTimeout
+from ..saving import line_safe, write_atomically
 from ..notation import format_patashnik, parse_patashnik, shown
 from ..position import Position
 from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 
 _SEPARATOR = re.compile(r"-{3,}")
+MAX_POSITIONS = 4_000_000  # positions a dictionary file may stand for (its memory stays bounded)
+CHECK_EVERY = 4096  # lines read between looks at the clock
 _ENTRY = re.compile(r"([xo0-9]*) ([0-9]+)")
 PATASHNIK_FILE = "patashnik-qubic.dictionary"
 
@@ -52,14 +55,72 @@ class Entry:
 
 
 
-def read_text(path: str | os.PathLike) -> str:
-    """A dictionary file's text (raises :class:`DataFormatError` when it cannot be read or is not ASCII)."""
-    try:
-        return Path(path).read_text(encoding="ascii")
-    except OSError as exc:
-        raise DataFormatError(f"cannot read dictionary {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise DataFormatError(f"{path}: not ASCII text ({exc.reason}); expected a dictionary") from None
+Lines = Iterable[tuple[int, str]]  # numbered lines (from 1), each without its line end
+
+
+class NoSeparator(DataFormatError):
+    """A text with no separator line of dashes: not in Patashnik's format."""
+
+
+def text_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The numbered lines of a dictionary's text: a UTF-8 byte order mark dropped, lines ending in \\n or \\r\\n.
+
+    >>> list(text_lines("\\ufeffhead\\r\\n---\\nxo 5\\n"))
+    [(1, 'head'), (2, '---'), (3, 'xo 5')]
+    """
+    lines = text.removeprefix("\ufeff").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        yield number, line.removesuffix("\r")
+
+
+class FileLines:
+    """The numbered lines of a dictionary file, read as they are asked for (never the whole file at once).
+
+    A UTF-8 byte order mark is dropped, a line may end in \\n or \\r\\n, and a byte that is not ASCII is
+    an error naming its line and column. Every :data:`CHECK_EVERY` lines ``progress(bytes read, file
+    size)`` is called and the clock read: past ``deadline`` (a ``time.monotonic()``) reading stops with
+    :class:`~qubic_logic.errors.QueryTimeout`. ``number`` is the last line read.
+    """
+
+    def __init__(self, path: str | os.PathLike, deadline: float | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> None:
+        self.path, self.deadline, self.progress = path, deadline, progress
+        self.number = 0
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        try:
+            handle = open(self.path, "rb")
+        except OSError as exc:
+            raise DataFormatError(f"cannot read dictionary {self.path}: {exc.strerror}") from None
+        with handle:
+            size, done = os.fstat(handle.fileno()).st_size, 0
+            for raw in handle:
+                self.number += 1
+                done += len(raw)
+                if self.number == 1:
+                    raw = raw.removeprefix(b"\xef\xbb\xbf")
+                raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+                try:
+                    line = raw.decode("ascii")
+                except UnicodeDecodeError as exc:
+                    raise DataFormatError(f"{self.path} line {self.number}: character {exc.start + 1} is not ASCII "
+                                          f"(byte 0x{raw[exc.start]:02x}); expected a dictionary in ASCII text") \
+                        from None
+                if self.number % CHECK_EVERY == 0:
+                    self._look(done, size)
+                yield self.number, line
+            if self.progress:
+                self.progress(done, size)
+
+    def _look(self, done: int, size: int) -> None:
+        if self.progress:
+            self.progress(done, size)
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise QueryTimeout(f"{self.path}: the time limit came while reading it, at line {self.number:,} "
+                               f"({done / max(size, 1):.0%} of the file)", partial={"lines": self.number})
+
 
 class StrategyDictionary:
     """Strategic moves keyed by position up to the 192 automorphisms.
@@ -74,7 +135,7 @@ class StrategyDictionary:
         self.header = list(header)
         self.separator = separator
         self.entries: list[Entry] = []
-        self._table: dict[tuple[int, int], tuple[int, Entry]] = {}
+        self._table: dict[int, int] = {}  # canonical (x << 64 | o) -> entry index << 6 | move in that frame
         for entry in entries:
             self.add(entry)
 
@@ -90,27 +151,36 @@ class StrategyDictionary:
         qubic_logic.errors.DataFormatError: d.txt line 3: 'xq 3' is not an entry; expected a \
 Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
         """
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        sep = next((i for i, line in enumerate(lines) if _SEPARATOR.fullmatch(line)), None)
-        if sep is None:
-            raise DataFormatError(
-                f"{source}: no separator line of dashes; expected header text, a line such as "
-                "'-----', then one entry per line"
+        return cls.read(text_lines(text), source)
+
+    @classmethod
+    def read(cls, lines: Lines, source: str = "<text>") -> "StrategyDictionary":
+        """A dictionary in Patashnik's format from its numbered lines (:func:`text_lines`,
+        :class:`FileLines`), at most :data:`MAX_POSITIONS` entries; ``source`` names it in error messages."""
+        lines = iter(lines)
+        header: list[str] = []
+        for _, line in lines:
+            if _SEPARATOR.fullmatch(line):
+                result = cls((), header, line)
+                break
+            header.append(line)
+        else:
+            raise NoSeparator(
+                f"{source}: no separator line of dashes; expected header text, a line such as '-----', "
+                "then one entry per line"
             )
-        result = cls((), lines[:sep], lines[sep])
-        for number, line in enumerate(lines[sep + 1 :], start=sep + 2):
+        for number, line in lines:
             try:
                 result.add(_parse_entry(line, number, source))
             except DataFormatError as exc:
                 raise DataFormatError(f"{source} {exc}" if str(exc).startswith("line") else str(exc)) from None
+            check_size(result, source, number)
         return result
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "StrategyDictionary":
-        """Read a dictionary file (raises :class:`DataFormatError` naming the bad line)."""
-        return cls.parse(read_text(path), str(path))
+        """Read a dictionary file in Patashnik's format (raises :class:`DataFormatError` naming the bad line)."""
+        return cls.read(FileLines(path), str(path))
 
     @classmethod
     def union(cls, dictionaries: Iterable[Iterable[Entry]], header: Iterable[str] = ()) -> "StrategyDictionary":
@@ -142,8 +212,8 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
     # ------------------------------------------------------------------ writing
 
     def dumps(self) -> str:
-        """The file text: header, separator, entries, one per line."""
-        lines = [*self.header, self.separator, *(entry.text() for entry in self.entries)]
+        """The file text: header (each line kept to its line), separator, entries, one per line."""
+        lines = [*map(line_safe, self.header), self.separator, *(entry.text() for entry in self.entries)]
         return "\n".join(lines) + "\n"
 
     def save(self, path: str | os.PathLike) -> None:
@@ -155,25 +225,24 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
     def add(self, entry: Entry) -> None:
         """Add an entry; a second entry for an equivalent position is an error."""
         cx, co, t = canonical_masks(entry.position.x, entry.position.o)
-        key = (cx, co)
+        key = cx << 64 | co
         if key in self._table:
-            first = self._table[key][1]
+            first = self.entries[self._table[key] >> 6]
             raise DataFormatError(
                 f"{_where(entry)}position {format_patashnik(entry.position)} is equivalent to "
                 f"{format_patashnik(first.position)} ({_where(first)[:-2] or 'an earlier entry'}); "
                 "expected one entry per position up to symmetry"
             )
-        self._table[key] = (TRANSFORMS[t][entry.move], entry)
+        self._table[key] = len(self.entries) << 6 | TRANSFORMS[t][entry.move]
         self.entries.append(entry)
 
     def lookup(self, position: Position) -> tuple[int, Entry] | None:
         """The move for ``position`` (mapped onto it) and the entry that gave it, or None."""
         cx, co, t = canonical_masks(position.x, position.o)
-        found = self._table.get((cx, co))
+        found = self._table.get(cx << 64 | co)
         if found is None:
             return None
-        move, entry = found
-        return TRANSFORMS[INVERSES[t]][move], entry
+        return TRANSFORMS[INVERSES[t]][found & 63], self.entries[found >> 6]
 
     def move_for(self, position: Position) -> int | None:
         """The strategic move for ``position`` up to symmetry, or None when it has no entry."""
@@ -188,6 +257,13 @@ Patashnik position, one space and a move 0..63, e.g. 'xo1x8x8o41o 41'
 
     def __contains__(self, position: object) -> bool:
         return isinstance(position, Position) and self.lookup(position) is not None
+
+
+def check_size(dictionary: StrategyDictionary, source: str, number: int) -> None:
+    """Stop reading a file (at line ``number``) that stands for more than :data:`MAX_POSITIONS` positions."""
+    if len(dictionary) > MAX_POSITIONS:
+        raise DataFormatError(f"{source} line {number:,}: more than {MAX_POSITIONS:,} positions; expected a "
+                              f"dictionary of at most {MAX_POSITIONS:,}")
 
 
 def _where(entry: Entry) -> str:

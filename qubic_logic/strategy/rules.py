@@ -26,11 +26,13 @@ matches a line only in the frames that bring X's marks there.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Sequence
 
 from ..geometry import cells_of
 from ..notation import format_patashnik
+from ..saving import line_safe
 from ..symmetry import TRANSFORMS, map_mask
 from .dictionary import StrategyDictionary
 from .wildcard import WildcardLine
@@ -119,15 +121,24 @@ def prolog_rules(lines: Sequence[WildcardLine]) -> list[str]:
 
 
 def strategy_rules(lines: Sequence[WildcardLine], language: str, dictionary: StrategyDictionary | None = None,
-                   name: str = "a dictionary") -> str:
-    """The rule file text in ``language`` (``asp`` or ``prolog``) for the compressed ``lines``."""
+                   name: str = "a dictionary", file: str | None = None) -> str:
+    """The rule file text in ``language`` (``asp`` or ``prolog``) for the compressed ``lines``; its first
+    line is ``% FILE -- what it is``, as in every shipped rule file (``qubic list strategies`` shows it),
+    when the ``file`` it goes to is known.
+
+    >>> first = strategy_rules([], "prolog", name="mine.dictionary", file="out/mine.pl").splitlines()[0]
+    >>> first.split(" as ")[0], "in Prolog" in first
+    ('% mine.pl -- mine.dictionary', True)
+    """
     rules = asp_rules(lines) if language == "asp" else prolog_rules(lines)
     root = dictionary.root if dictionary is not None else None
-    header = [f"% {name} as {len(lines)} patterns (wildcard lines up to symmetry), written by qubic strategy convert.",
+    what = (f"{name} as {len(lines)} patterns (wildcard lines up to symmetry) in "
+            f"{'ASP' if language == 'asp' else 'Prolog'}, written by qubic strategy convert.")
+    header = [f"% {line_safe(os.path.basename(file))} -- {line_safe(what)}" if file else f"% {line_safe(what)}",
               "% X's move at every strategic position; the verifier adds (1) win now, (2) block a three and",
               "% (4) a forced win by threat sequence (docs/strategies.md).",
               f"% Verify: qubic verify strategy THIS_FILE{' --root ' + format_patashnik(root) if root and root.count else ''}"]
     if dictionary is not None and dictionary.header:
-        header += ["%", "% The dictionary's own header (its source and terms):", *(f"% {h}".rstrip() for h in dictionary.header)]
+        header += ["%", "% The dictionary's own header (its source and terms):", *(f"% {line_safe(h)}".rstrip() for h in dictionary.header)]
     return "\n".join([*header, "", *rules]) + "\n"
 

@@ -31,8 +31,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-
-import clingo
+from typing import TYPE_CHECKING
 
 from ..errors import QubicError, QueryTimeout, RuleError, StrategyError
 from ..geometry import cells_of
@@ -43,8 +42,13 @@ from ..symmetry import INVERSES, TRANSFORMS, canonical_masks
 from .dictionary import StrategyDictionary
 from .formats import read_dictionary
 
-#: Seconds one strategy call may take (a looping rule file ends with a clear error).
+if TYPE_CHECKING:
+    import clingo
+
+#: Seconds one strategy call may take (a looping rule file ends with a clear error); loading the rules
+#: may take as many seconds of CPU time.
 CALL_LIMIT = 10.0
+LOAD_WAIT = 10  # with no time limit for the run, a load may wait (use no CPU) this many call limits
 PLAYER_PREFIX = "player:"
 
 
@@ -105,9 +109,10 @@ class Strategy(ABC):
 class DictionaryStrategy(Strategy):
     """A dictionary in Patashnik's format: the entry's move up to symmetry, None without an entry."""
 
-    def __init__(self, source: str, dictionary: StrategyDictionary | None = None) -> None:
+    def __init__(self, source: str, dictionary: StrategyDictionary | None = None,
+                 deadline: float | None = None) -> None:
         super().__init__(source)
-        self.dictionary = dictionary if dictionary is not None else read_dictionary(source)
+        self.dictionary = dictionary if dictionary is not None else read_dictionary(source, deadline=deadline)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
         return self.dictionary.move_for(position)
@@ -165,6 +170,8 @@ class AspStrategy(Strategy):
         self._canonical = _canonical_literals(self.session)
 
     def choose(self, position: Position, moves: Sequence[int] | None) -> int | None:
+        from clingo import SymbolType
+
         chosen: list[tuple[clingo.Symbol, bool]] = []
 
         def on_model(model: clingo.Model) -> bool:
@@ -185,7 +192,7 @@ class AspStrategy(Strategy):
             return None
         symbol, framed = chosen[0]
         (arg,) = symbol.arguments
-        if arg.type != clingo.SymbolType.Number or framed and not 0 <= arg.number <= 63:
+        if arg.type != SymbolType.Number or framed and not 0 <= arg.number <= 63:
             raise StrategyError(f"{self.source}: at {where(position, moves)} the strategy plays "
                                 f"{symbol if framed else arg}, not a cell; expected a cell 0..63")
         return TRANSFORMS[INVERSES[t]][arg.number] if framed else arg.number
@@ -253,9 +260,11 @@ class SupervisedStrategy(Strategy):
 
     The file is loaded and each ``play(C)`` is asked in a
     :class:`~qubic_logic.supervisor.Supervisor` worker: a call past
-    ``time_limit`` seconds, a load past ``load_limit``, the worker using more
-    than ``memory_limit`` MB, or rules that end the process (``halt``) become
-    one error naming the file; Ctrl-C kills the worker at once and reaches the
+    ``time_limit`` seconds, a load (grounding, consulting) past ``time_limit``
+    seconds of CPU time (so that a busy machine does not fail a large rule
+    file) or past ``load_limit`` seconds (or ten times ``time_limit`` when there
+    is none: rules that wait), the worker using more than ``memory_limit`` MB,
+    or rules that end the process (``halt``) become one error naming the file; Ctrl-C kills the worker at once and reaches the
     caller as :class:`~qubic_logic.errors.Interrupted` (a
     :class:`KeyboardInterrupt`, so a search keeps what it has). A call costs
     one round trip on a pipe.
@@ -269,21 +278,23 @@ class SupervisedStrategy(Strategy):
         _rule_file(source)
         self.time_limit = time_limit
         self.supervisor = Supervisor(memory_limit or DEFAULT_MEMORY_MB)
-        limits = [t for t in (time_limit, load_limit) if t]
         try:  # the worker's start (an interpreter, its imports) is not the rules' time
             started = time.monotonic()
             self._call(_ready, limit=load_limit, grace=0.1, what="starting the engine's worker")
-            if load_limit:
-                limits.append(max(load_limit - (time.monotonic() - started), 0.01))
-            self._call(_load_here, source, time_limit, limit=min(limits) if limits else None, grace=0.1,
+            wall = max(load_limit - (time.monotonic() - started), 0.01) if load_limit else \
+                LOAD_WAIT * time_limit if time_limit else None
+            self._call(_load_here, source, time_limit, limit=wall, cpu_limit=time_limit, grace=0.1,
                        what="loading the rules")
-        except QueryTimeout:
-            raise QueryTimeout(f"{source}: loading the rules did not finish within the time limit; expected "
-                               "rules that load at once (does a directive loop, or a rule ground for ever?)") from None
+        except QueryTimeout as exc:
+            within = f"the call limit of {time_limit:g} s of CPU time" if getattr(exc, "cpu", False) else \
+                "the time limit"
+            raise QueryTimeout(f"{source}: loading the rules did not finish within {within}; expected rules that "
+                               "load at once (does a directive loop, or a rule ground for ever?)") from None
 
-    def _call(self, fn, *args, limit: float | None, what: str, grace: float = 1.0):
+    def _call(self, fn, *args, limit: float | None, what: str, grace: float = 1.0, cpu_limit: float | None = None):
         try:
-            return self.supervisor.call(fn, *args, limit=limit, grace=grace, what=f"{self.source}: {what}")
+            return self.supervisor.call(fn, *args, limit=limit, cpu_limit=cpu_limit, grace=grace,
+                                        what=f"{self.source}: {what}")
         except QubicError as exc:
             if self.source in str(exc):
                 raise
@@ -348,4 +359,4 @@ def load_strategy(source: str, time_limit: float | None = CALL_LIMIT, *, probe: 
         return AspStrategy(source, time_limit, probe=probe)
     if suffix == ".pl":
         return PrologStrategy(source, time_limit)
-    return DictionaryStrategy(source)
+    return DictionaryStrategy(source, deadline=time.monotonic() + load_limit if load_limit else None)

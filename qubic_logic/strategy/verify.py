@@ -93,6 +93,7 @@ class Verification:
     witnesses: list[Witness] = field(default_factory=list)
     unsettled: int = 0
     used_entries: list[int] = field(default_factory=list)  # indices of the entries played (rule 3)
+    stopped: str | None = None  # why an incomplete verification stopped: 'interrupted' or 'time limit'
 
     @property
     def longest(self) -> int:
@@ -120,6 +121,7 @@ class Verification:
             "engine": self.engine,
             "jobs": self.jobs,
             "unsettled": self.unsettled,
+            "stopped": self.stopped,
             "failures": [f.to_json() for f in self.failures],
         }
 
@@ -379,6 +381,8 @@ def verify(
             unsettled += 1
     incomplete = unsettled or not found["complete"] or not complete
     verdict = "refuted" if failures else "incomplete" if incomplete else "verified"
+    stopped = None if not incomplete else \
+        "time limit" if deadline is not None and time.monotonic() >= deadline else "interrupted"
     return Verification(
         verdict=verdict,
         root=root,
@@ -392,6 +396,7 @@ def verify(
         witnesses=witnesses,
         unsettled=unsettled,
         used_entries=found["used"],
+        stopped=stopped,
     )
 
 

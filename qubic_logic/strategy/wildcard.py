@@ -27,10 +27,11 @@ from ..errors import DataFormatError, QubicError
 from ..geometry import cells_of
 from ..notation import shown
 from ..position import Position
-from ..saving import write_atomically
-from .dictionary import Entry, StrategyDictionary
+from ..saving import line_safe, write_atomically
+from .dictionary import Entry, Lines, StrategyDictionary, check_size, text_lines
 
 MARKS = {"x": "x", "o": "o", ".": ".", "-": ".", "X": "X", "O": "O"}
+_MARK_SET = frozenset(MARKS)
 COMMENT = "#"
 
 
@@ -72,17 +73,51 @@ class WildcardLine:
         return "".join(chars)
 
 
-def is_wildcard_text(text: str) -> bool:
-    """Whether ``text`` looks like a wildcard dictionary: its first line that is not a comment is 64 marks.
+def looks_like_record(line: str) -> bool:
+    """Whether ``line`` (stripped) is meant as a wildcard record, good or bad: 64 characters, three in four of
+    them marks, or at least 32 characters all marks. A header line of prose is neither, and a line of
+    dashes only is Patashnik's separator.
 
-    >>> is_wildcard_text("# a comment\\n" + "X" + "." * 63 + "\\n"), is_wildcard_text("---\\n 0\\n")
-    (True, False)
+    >>> looks_like_record("x" + "." * 62 + "y"), looks_like_record("x" * 40), looks_like_record("-" * 64)
+    (True, True, False)
+    >>> looks_like_record("automorphisms of the Qubic board---Roland Silver's 1967 article,")
+    False
     """
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line and not line.startswith(COMMENT):
-            return len(line) == 64 and all(ch in MARKS for ch in line)
-    return False
+    if not line.strip("-"):
+        return False
+    marks = sum(ch in MARKS for ch in line)
+    return (len(line) == 64 and 4 * marks >= 3 * 64) or (len(line) >= 32 and marks == len(line))
+
+
+_BITS = {mark: str.maketrans({ch: "1" if ch == mark else "0" for ch in MARKS}) for mark in "xoXO"}
+
+
+def _parse(line: str, number: int, source: str) -> tuple[WildcardLine, list[Position]]:
+    """A stripped record and the positions it stands for; see :func:`parse_line`."""
+    where = f"{source} line {number}"
+    if len(line) != 64:
+        raise DataFormatError(f"{where}: {len(line)} characters ({shown(line)}); expected 64, one per cell "
+                              "(x, o, X, O, . or -)")
+    if not _MARK_SET.issuperset(line):
+        bad = next(i for i, ch in enumerate(line) if ch not in MARKS)
+        raise DataFormatError(f"{where}: character {bad + 1} is {line[bad]!r}; expected x, o, X (X's move), "
+                              "O (a wildcard), . or - (empty)")
+    x, o, move, wild = (int(line.translate(_BITS[mark])[::-1], 2) for mark in "xoXO")
+    if move.bit_count() != 1:
+        raise DataFormatError(f"{where}: {'no X' if not move else str(move.bit_count()) + ' X'} "
+                              "(X's move); expected exactly one upper-case X")
+    result = WildcardLine(x, o, wild, move.bit_length() - 1, number)
+    nx, no = x.bit_count(), o.bit_count() + (1 if wild else 0)
+    if nx != no:
+        raise DataFormatError(f"{where}: {nx} x marks and {no} o marks{' (one wildcard counted)' if wild else ''}"
+                              "; expected X to move: as many x marks as o marks")
+    try:
+        positions = result.positions()
+    except QubicError as exc:
+        raise DataFormatError(f"{where}: {exc}") from None
+    if any(p.is_over for p in positions):
+        raise DataFormatError(f"{where}: a position of the line is already won; expected live positions")
+    return result, positions
 
 
 def parse_line(raw: str, number: int, source: str = "<text>") -> WildcardLine:
@@ -93,63 +128,36 @@ def parse_line(raw: str, number: int, source: str = "<text>") -> WildcardLine:
     ...
     qubic_logic.errors.DataFormatError: w.txt line 7: no X (X's move); expected exactly one upper-case X
     """
-    where = f"{source} line {number}"
-    line = raw.strip()
-    if len(line) != 64:
-        raise DataFormatError(f"{where}: {len(line)} characters ({shown(line)}); expected 64, one per cell "
-                              "(x, o, X, O, . or -)")
-    bad = next((i for i, ch in enumerate(line) if ch not in MARKS), None)
-    if bad is not None:
-        raise DataFormatError(f"{where}: character {bad + 1} is {line[bad]!r}; expected x, o, X (X's move), "
-                              "O (a wildcard), . or - (empty)")
-    masks = dict.fromkeys("xoXO", 0)
-    for i, ch in enumerate(line):
-        if ch in masks:
-            masks[ch] |= 1 << i
-    if masks["X"].bit_count() != 1:
-        raise DataFormatError(f"{where}: {'no X' if not masks['X'] else str(masks['X'].bit_count()) + ' X'} "
-                              "(X's move); expected exactly one upper-case X")
-    result = WildcardLine(masks["x"], masks["o"], masks["O"], masks["X"].bit_length() - 1, number)
-    nx, no = result.x.bit_count(), result.o.bit_count() + (1 if result.wild else 0)
-    if nx != no:
-        raise DataFormatError(f"{where}: {nx} x marks and {no} o marks{' (one wildcard counted)' if result.wild else ''}"
-                              "; expected X to move: as many x marks as o marks")
-    try:
-        positions = result.positions()
-    except QubicError as exc:
-        raise DataFormatError(f"{where}: {exc}") from None
-    if any(p.is_over for p in positions):
-        raise DataFormatError(f"{where}: a position of the line is already won; expected live positions")
-    return result
+    return _parse(raw.strip(), number, source)[0]
 
 
-def read_lines(text: str, source: str = "<text>") -> tuple[list[str], list[WildcardLine]]:
-    """The comment lines (without ``#``) and the records of a wildcard file."""
+def read_wildcard(lines: Lines, source: str = "<text>") -> StrategyDictionary:
+    """The dictionary of a wildcard file's numbered lines (:func:`~.dictionary.text_lines`,
+    :class:`~.dictionary.FileLines`), at most :data:`~.dictionary.MAX_POSITIONS` positions; two lines
+    giving equivalent positions are an error."""
     header: list[str] = []
-    records: list[WildcardLine] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    result = StrategyDictionary(())
+    for number, raw in lines:
         line = raw.strip()
         if not line:
             continue
         if line.startswith(COMMENT):
             header.append(line[1:].strip())
-        else:
-            records.append(parse_line(line, number, source))
-    return header, records
+            continue
+        record, positions = _parse(line, number, source)
+        for position in positions:
+            try:
+                result.add(Entry(position, record.move, number))
+            except DataFormatError as exc:
+                raise DataFormatError(f"{source} {exc}") from None
+        check_size(result, source, number)
+    result.header = header
+    return result
 
 
 def parse_wildcard(text: str, source: str = "<text>") -> StrategyDictionary:
-    """The dictionary a wildcard file stands for; two lines giving equivalent positions are an error."""
-    header, records = read_lines(text, source)
-    result = StrategyDictionary((), header)
-    for record in records:
-        for entry in record.entries():
-            try:
-                result.add(entry)
-            except DataFormatError as exc:
-                raise DataFormatError(f"{source} {exc}") from None
-    return result
-
+    """The dictionary a wildcard file's text stands for (see :func:`read_wildcard`)."""
+    return read_wildcard(text_lines(text), source)
 
 
 def x_entries(dictionary: Iterable[Entry]) -> Iterator[Entry]:
@@ -161,8 +169,8 @@ def x_entries(dictionary: Iterable[Entry]) -> Iterator[Entry]:
 
 
 def dumps_wildcard(lines: Iterable[WildcardLine], header: Iterable[str] = ()) -> str:
-    """The file text: each header line as a comment, then the records."""
-    return "".join(f"# {h}\n" if h else "#\n" for h in header) + "".join(f"{line.text()}\n" for line in lines)
+    """The file text: each header line as a comment (kept to its line), then the records."""
+    return "".join(f"# {line_safe(h)}\n" if h else "#\n" for h in header) + "".join(f"{line.text()}\n" for line in lines)
 
 
 def save_wildcard(path: str | os.PathLike, lines: Iterable[WildcardLine], header: Iterable[str] = ()) -> None:

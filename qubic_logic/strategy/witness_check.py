@@ -4,7 +4,7 @@
 docs/design.md §3 as rules over a position and a witness sequence; many
 witnesses go to one solver call. ``referee`` replays each witness in
 :func:`qubic_logic.referee.replay_forced_win`. This is the second checker
-McCarthy asked of Patashnik's proof (1980).
+McCarthy asked of Patashnik's proof (computed 1977, published 1980).
 
 >>> from qubic_logic.position import Position
 >>> ok = Witness(Position.from_cells([0, 16, 1, 17, 2, 18]), (3,))

@@ -1,4 +1,4 @@
-% qubic_logic/data/patashnik-qubic.dictionary as 671 patterns (wildcard lines up to symmetry), written by qubic strategy convert.
+% patashnik-compact.pl -- qubic_logic/data/patashnik-qubic.dictionary as 671 patterns (wildcard lines up to symmetry) in Prolog, written by qubic strategy convert.
 % X's move at every strategic position; the verifier adds (1) win now, (2) block a three and
 % (4) a forced win by threat sequence (docs/strategies.md).
 % Verify: qubic verify strategy THIS_FILE

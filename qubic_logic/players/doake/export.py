@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import QubicError
-from ...saving import write_atomically
+from ...saving import line_safe, write_atomically
 from .tables import Pattern, Tables, describe, is_computer
 
 _PRELUDE = {
@@ -81,8 +81,8 @@ def rules_text(tables: Tables, language: str) -> str:
             continue
         origin = f"game {entry.game}" if entry.game is not None else "given"
         colour = "computer" if is_computer(entry.pattern) else "opponent"
-        lines.append(f"{comment} TEST {column}: {describe(entry.pattern)} ({colour}'s colours; taught by {origin}; "
-                     f"AJUST {ajust}; fired {entry.fired})")
+        lines.append(line_safe(f"{comment} TEST {column}: {describe(entry.pattern)} ({colour}'s colours; taught by "
+                               f"{origin}; AJUST {ajust}; fired {entry.fired})"))
         lines.append(pattern_rule(column, entry.pattern, language))
     if language == "asp":
         lines.append("#show doake_pattern/3.")

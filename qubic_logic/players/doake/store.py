@@ -188,9 +188,9 @@ class Brain:
     def _tables(self, rows: list[tuple]) -> Tables:
         t = Tables(tests=[], ajust=[], sutests=[])
         for kind, *e, ajust, game, fired in rows:
-            if not all(isinstance(v, int) for v in (*e, ajust)):
-                raise DataFormatError(f"{self.path}: a damaged Doake brain (a pattern holds {shown(str(e), 30)}); "
-                                      "expected a file made by qubic learn")
+            if not all(isinstance(v, int) for v in (*e, ajust, fired)) or not isinstance(game, (int, type(None))):
+                raise DataFormatError(f"{self.path}: a damaged Doake brain (a pattern holds "
+                                      f"{shown(str([*e, ajust, game, fired]), 30)}); expected a file made by qubic learn")
             entry = Entry(tuple(e) if kind == "test" else tuple(e[:3]), game, fired)
             if kind == "test":
                 t.tests.append(entry)

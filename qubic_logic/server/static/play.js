@@ -1,18 +1,29 @@
 // The Play page: human or any registered player on each side; the server checks every move.
-// Any game (played, loaded, or opened from a link) can be stepped through and reviewed move by move.
+// Any game (played, loaded, or opened from a link) can be stepped through and reviewed move by move, and any
+// position of it explored in side lines, as on a game site's analysis board: a move played while looking at an
+// earlier position, or the analysis's or the hint's winning line, starts a side line; the game goes on apart.
 'use strict';
 
 const $ = id => document.getElementById(id);
 const game = {moves: [], explanations: [], reviews: [], state: null, hint: null, generation: 0, thinking: false,
-              view: null, shown: null, asked: 0};
-// view: null while the game as it stands is shown, else the number of moves shown (stepping back).
+              view: {line: null, k: 0}, lines: [], shown: null, asked: 0, win: null};
+// view: the line shown (null: the game itself, else an index into lines) and how many of its moves.
+// lines: the side lines, each {parent, at, moves, label}: it leaves line `parent` (null: the game) after `at` of
+// its moves. win: the shortest win the analysis found for the position shown (a side line to step into).
 
 function who(side) { return $('p' + side).value; }
 function human(side) { return who(side) === 'human'; }
-function notation() { return $('notation').value; }
+function notation() { return Q.notation(); }
 function cell(c) { return Q.cell(c, notation()); }  // every cell the page prints goes through here
 function cells(list) { return list.map(cell).join(' '); }
-function live() { return game.view === null; }
+function movesOf(line) { return line === null ? game.moves : game.lines[line].moves; }
+// The moves from the empty board to move k of a line.
+function path(line, k) {
+  if (line === null) return game.moves.slice(0, k);
+  const l = game.lines[line];
+  return path(l.parent, l.at).concat(l.moves.slice(0, k));
+}
+function live() { return game.view.line === null && game.view.k === game.moves.length; }
 function explained(i) {  // a move's explanation in the page's notation ('' for none)
   const e = game.explanations[i];
   return !e ? '' : typeof e === 'string' ? e : e[notation()];
@@ -27,10 +38,12 @@ function describe() {
   return text;
 }
 
+const here = (line, k) => game.view.line === line && game.view.k === k;
+
 function entry(i) {
   const side = i % 2 ? 'O' : 'X', r = game.reviews[i];
-  const li = Q.el('li', {class: 'step' + (game.shown.moves.length === i + 1 ? ' here' : ''),
-                         title: 'show the board after this move', onclick: () => show(i + 1)},
+  const li = Q.el('li', {class: 'step' + (here(null, i + 1) ? ' here' : ''),
+                         title: 'show the board after this move', onclick: () => show(null, i + 1)},
                   `${side} ${cell(game.moves[i])}`,
                   Q.el('span', {class: 'expl'}, explained(i) ? ' — ' + explained(i) : ''));
   if (r) {
@@ -43,75 +56,136 @@ function entry(i) {
   return li;
 }
 
+// A side line as one line of moves (each a link to its position), with the lines that leave it after each move.
+function sideLine(index) {
+  const l = game.lines[index], first = path(l.parent, l.at).length;
+  const box = Q.el('div', {class: 'variation', 'data-line': index});
+  box.append(Q.el('span', {class: 'note'}, l.label + ': '));
+  l.moves.forEach((c, i) => {
+    const side = (first + i) % 2 ? 'O' : 'X';
+    box.append(Q.el('a', {class: 'vmove' + (here(index, i + 1) ? ' here' : ''), href: '#',
+                          onclick: ev => { ev.preventDefault(); show(index, i + 1); }},
+                    `${first + i + 1}. ${side} ${cell(c)}`), ' ');
+    for (const j of branches(index, i + 1)) box.append(sideLine(j));
+  });
+  box.append(Q.el('button', {class: 'drop', type: 'button', title: 'remove this side line',
+                             onclick: () => drop(index)}, '\u00D7'));
+  return box;
+}
+function branches(line, at) {
+  return game.lines.map((l, j) => [l, j]).filter(([l]) => l.parent === line && l.at === at).map(([, j]) => j);
+}
+
 function draw() {
-  const s = game.shown, b = s.position, n = s.moves.length;
+  const s = game.shown, b = s.position, n = s.moves.length, {line, k} = game.view;
   const last = n ? s.moves[n - 1] : undefined;
-  const playable = live() && human(b.to_move) && !game.thinking;
+  const playable = !b.over && !game.thinking && (!live() || human(b.to_move));
   const opts = {last, notation: notation(), marks: {hint: game.hint === null || !live() ? [] : [game.hint]},
                 onclick: playable ? clicked : null};
+  if (document.body.classList.contains('present')) Object.assign(opts, {columns: 2, size: presentCell(), font: 16});
   $('board').replaceChildren($('iso').checked ? Q.iso(b, opts) : Q.board(b, opts));
   $('board').dataset.shown = n;
+  $('board').dataset.line = line === null ? 'game' : line;
   $('status').textContent = describe();
-  $('where').textContent = live() ? `move ${n} of ${game.moves.length}` : `showing move ${n} of ${game.moves.length}`;
-  $('first').disabled = $('prev').disabled = n === 0;
-  $('next').disabled = $('last').disabled = live();
-  const line = game.state.lines[notation()];
-  $('mcdaniel').textContent = line ? '(' + line + ')' : '';
-  $('analyse').href = '/analyse?position=' + encodeURIComponent('moves:' + s.moves.join(','));
-  $('log').replaceChildren(...game.moves.map((c, i) => entry(i)));
-  if (!live()) {
+  $('where').textContent = line !== null ? `side line: move ${n}, ${k} of its ${movesOf(line).length}`
+    : live() ? `move ${n} of ${game.moves.length}` : `showing move ${n} of ${game.moves.length}`;
+  $('first').disabled = n === 0;
+  $('prev').disabled = n === 0;
+  $('next').disabled = k >= movesOf(line).length;
+  $('last').disabled = live();
+  $('togame').hidden = line === null;
+  const mcdaniel = game.state.lines[notation()];
+  $('mcdaniel').textContent = mcdaniel ? '(' + mcdaniel + ')' : '';
+  $('analyse').href = Q.href('/analyse', {position: 'moves:' + s.moves.join(',')});
+  const items = [];
+  for (const j of branches(null, 0)) items.push(Q.el('li', {class: 'lines'}, sideLine(j)));
+  game.moves.forEach((c, i) => {
+    items.push(entry(i));
+    for (const j of branches(null, i + 1)) items.push(Q.el('li', {class: 'lines'}, sideLine(j)));
+  });
+  $('log').replaceChildren(...items);
+  if (line === null && !live()) {
     const i = n - 1, r = game.reviews[i];
     $('message').textContent = n === 0 ? 'The empty board.' : `Move ${n}: ` +
       (r ? r.text : `${i % 2 ? 'O' : 'X'} ${cell(game.moves[i])}`) +
       (explained(i) ? ` (${explained(i)})` : '');
+  } else if (line !== null) {
+    $('message').textContent = `A side line: ${game.lines[line].label}. The game goes on apart; “Back to the game” returns to it.`;
   }
 }
 
-// The analysis panel: both sides' threats, forcing moves, forced wins, the mover's checks, the defences.
+// The present mode's cell size: the board two levels by two, as tall as the screen allows (64 px or more).
+function presentCell() { return Math.max(64, Math.min(96, Math.floor((innerHeight - 250) / 8.4))); }
+
+// The analysis panel: the few things that matter. One sentence (the server's: it agrees with the hint), each
+// side's threats and shortest forced win, and the mover's checks, five at most and then how many more.
 async function analyse() {
   const asked = ++game.asked, s = game.shown;
   try {
     const a = await Q.api('analysis', {moves: s.moves});
     if (asked !== game.asked) return;
+    const mover = a.to_move, mine = a[mover];
     const win = w => w.win_length === null ? 'none' :
       `in ${w.win_length}${w.plane ? ' (plane ' + w.plane + ')' : ''}: ${cells(w.win)}`;
     const row = (name, f) => Q.el('tr', {}, Q.el('th', {}, name), Q.el('td', {}, f(a.x)), Q.el('td', {}, f(a.o)));
-    const mover = a.to_move;
     const table = Q.el('table', {},
       Q.el('tr', {}, Q.el('th', {}, ''), Q.el('th', {}, 'X'), Q.el('th', {}, 'O')),
-      row('threats (completes four)', w => cells(w.threats) || '—'),
-      row('forcing moves (make a three)', w => cells(w.forcing_moves) || '—'),
-      row(`shortest forced win${a.over ? '' : ' (as if to move)'}`, win),
-      row('checks (threaten a forced win)', w => w.side !== mover ? '' :
-        w.checks.map(k => `${cell(k.move)} (${k.length})`).join(' ') || '—'));
-    const them = a[mover === 'x' ? 'o' : 'x'];
-    const notes = [];
-    if (a.over) notes.push('The game is over.');
-    else if (a[mover].win_length) notes.push(`${mover.toUpperCase()} to move wins by force in ${a[mover].win_length}: play ${cell(a[mover].win[0])}.`);
-    else if (them.win_length) {
-      notes.push(a.defences.length
-        ? `${mover.toUpperCase()} must stop ${them.side.toUpperCase()}'s forced win in ${them.win_length}: ` +
-          `${cells(a.defences)} ${a.defences.length > 1 ? 'do' : 'does'}.`
-        : `${them.side.toUpperCase()} wins by force whatever ${mover.toUpperCase()} plays.`);
+      row('threats (a move completes four)', w => cells(w.threats) || '—'),
+      row(`shortest forced win${a.over ? '' : ' (as if to move)'}`, win));
+    const parts = [Q.el('p', {class: 'verdict-line', id: 'analysis-note'}, a.verdicts[notation()])];
+    game.win = !a.over && mine.win_length ? mine.win : null;
+    if (game.win) {
+      parts.push(Q.el('button', {type: 'button', id: 'stepwin', onclick: () => act(() => enter(game.win, 'the shortest win'))},
+                      `Step through ${mover.toUpperCase()}'s win \u25B8`));
     }
-    $('analysis-of').textContent = `after move ${s.moves.length}`;
-    $('analysis').replaceChildren(table, Q.el('p', {class: 'note', id: 'analysis-note'}, notes.join(' ')));
+    parts.push(table);
+    if (!a.over && mine.checks.length) {
+      const shown = mine.checks.slice(0, 5).map(k => `${cell(k.move)} (in ${k.length})`).join(', ');
+      const more = mine.checks.length - 5;
+      parts.push(Q.el('p', {class: 'checks', id: 'checks'},
+        Q.el('b', {}, `${mover.toUpperCase()}'s checks`), ' (moves that threaten a forced win): ' + shown,
+        more > 0 ? ` and ${more} more` : ''));
+    }
+    $('analysis-of').textContent = game.view.line === null ? `after move ${s.moves.length}`
+      : `after move ${s.moves.length} of a side line`;
+    $('analysis').replaceChildren(...parts);
   } catch (err) { if (asked === game.asked) Q.showError($('analysis'), err); }
 }
 
-// Show the board after the first k moves (k = the game's length: the game as it stands).
-async function show(k) {
-  k = Math.max(0, Math.min(k, game.moves.length));
-  if (k === game.moves.length) { game.view = null; game.shown = game.state; }
-  else {
-    const s = await Q.api('game', {moves: game.moves.slice(0, k), notation: notation()});
-    game.view = k;
-    game.shown = s;
-  }
+// Show the board after k moves of a line (null: the game; its full length: the game as it stands).
+async function show(line, k) {
+  const moves = movesOf(line);
+  if (k < 0 && line !== null) return show(game.lines[line].parent, game.lines[line].at);  // back out of it
+  k = Math.max(0, Math.min(k, moves.length));
+  game.view = {line, k};
+  game.shown = live() ? game.state : await Q.api('game', {moves: path(line, k), notation: notation()});
   Q.showError($('message'), null);
   if (live()) $('message').textContent = '';
   draw();
   analyse();
+}
+
+// A side line from the position shown: `moves` played from there (checked by the server), then its first move shown.
+async function enter(moves, label) {
+  const {line, k} = game.view, base = path(line, k);
+  await Q.api('game', {moves: base.concat(moves)});  // every move legal, or the error says which is not
+  const same = game.lines.findIndex(l => l.parent === line && l.at === k && l.moves.join() === moves.join());
+  if (same >= 0) return show(same, 1);
+  game.lines.push({parent: line, at: k, moves: [...moves], label});
+  return show(game.lines.length - 1, 1);
+}
+
+function drop(index) {
+  const gone = new Set([index]);
+  for (let grew = true; grew;) {  // and every line that leaves it
+    grew = false;
+    game.lines.forEach((l, j) => { if (gone.has(l.parent) && !gone.has(j)) { gone.add(j); grew = true; } });
+  }
+  const kept = game.lines.map((l, j) => j).filter(j => !gone.has(j)), renumber = new Map(kept.map((j, i) => [j, i]));
+  game.lines = kept.map(j => ({...game.lines[j], parent: game.lines[j].parent === null ? null : renumber.get(game.lines[j].parent)}));
+  if (game.view.line !== null && gone.has(game.view.line)) return show(null, game.moves.length);
+  if (game.view.line !== null) game.view.line = renumber.get(game.view.line);
+  draw();
 }
 
 async function update(body, explanation) {
@@ -122,15 +196,40 @@ async function update(body, explanation) {
   while (same < state.moves.length && state.moves[same] === game.moves[same]) same++;
   game.reviews.length = Math.min(game.reviews.length, same);  // a review holds for the moves it saw
   if (game.reviews.length < state.moves.length) $('summary').textContent = '';
+  const following = live();
   game.moves = state.moves;
-  game.state = game.shown = state;
-  game.view = null;
+  game.state = state;
   game.hint = null;
-  draw();
-  analyse();
+  // side lines that leave the game where it still stands are kept, with the lines that leave them
+  const kept = new Set();
+  game.lines.forEach((l, j) => { if (l.parent === null ? l.at <= same : kept.has(l.parent)) kept.add(j); });
+  if (kept.size < game.lines.length) {
+    const order = [...kept], renumber = new Map(order.map((j, i) => [j, i]));
+    game.lines = order.map(j => ({...game.lines[j], parent: game.lines[j].parent === null ? null : renumber.get(game.lines[j].parent)}));
+    if (game.view.line !== null) game.view = renumber.has(game.view.line) ? {...game.view, line: renumber.get(game.view.line)} : {line: null, k: 0};
+  }
+  if (following || (game.view.line === null && game.view.k > same)) {
+    game.view = {line: null, k: state.moves.length};
+    game.shown = state;
+    draw();
+    analyse();
+  } else draw();  // the person looks at a side line or back in the game: the view stays
 }
 
-async function clicked(c) { await act(() => update({moves: game.moves, move: String(c), notation: 'index'}, '')); }
+// A click on the board: a move in the game when it stands on the person's turn, else a move of a side line.
+async function clicked(c) {
+  if (live()) return act(() => update({moves: game.moves, move: String(c), notation: 'index'}, ''));
+  const {line, k} = game.view, moves = movesOf(line);
+  if (line !== null && k === moves.length) {  // the end of a side line: it grows
+    return act(async () => {
+      await Q.api('game', {moves: path(line, k).concat([c])});
+      moves.push(c);
+      return show(line, k + 1);
+    });
+  }
+  if (moves[k] === c) return act(() => show(line, k + 1));  // the move the line plays next
+  return act(() => enter([c], 'your line'));
+}
 
 async function act(fn) {
   Q.showError($('message'), null);
@@ -203,21 +302,26 @@ function origins(info) {
   $('origin').textContent = said.join(' · ');
 }
 
+// The opponent of a first game: the weakest rated player that plays to win (blocks and completes), not at random.
+function firstOpponent(info) {
+  const rated = info.ratings.ratings.filter(r => info.players.some(p => p.name === r.name)).sort((a, b) => a.elo - b.elo);
+  return (rated.find(r => r.group !== info.ratings.groups[0].name) || rated[0]).name;
+}
+
 async function main() {
   Q.nav('play');
+  Q.presentMode(() => { if (game.state) draw(); });
   const info = await Q.load();
   for (const side of ['x', 'o']) {
     const sel = $('p' + side);
     players(sel, info);
-    sel.value = Q.param(side) || (side === 'x' ? 'human' : 'mcdaniel');
+    sel.value = Q.param(side) || (side === 'x' ? 'human' : firstOpponent(info));
     sel.addEventListener('change', () => {
       origins(info); game.generation++; game.thinking = false; draw(); engineTurn();
     });
   }
   origins(info);
-  for (const n of info.notations) $('notation').append(Q.el('option', {value: n}, n));
-  $('notation').value = Q.param('notation') || 'index';
-  $('notation').addEventListener('change', () => {
+  Q.onNotation(() => {
     if (game.reviews.length) review(); else draw();
     analyse();
   });
@@ -233,21 +337,28 @@ async function main() {
     act(() => update({moves}));
   });
   $('hint').addEventListener('click', () => act(async () => {
-    if (!live()) await show(game.moves.length);
+    if (!live()) await show(null, game.moves.length);
     const h = await Q.api('hint', {moves: game.moves, notation: notation()});
     game.hint = h.length ? h.sequence[0] : h.threat_length && h.defences.length ? h.defences[0] : null;
     draw();
-    $('message').textContent = h.text;
+    $('message').replaceChildren(h.text + ' ');
+    if (h.length) {  // the winning line, to step through as a side line
+      $('message').append(Q.el('button', {type: 'button', id: 'stephint',
+        onclick: () => act(() => enter(h.sequence, "the hint's line"))}, 'Step through it \u25B8'));
+    }
   }));
   $('review').addEventListener('click', () => act(review));
-  for (const [id, step] of [['first', () => 0], ['prev', n => n - 1], ['next', n => n + 1],
-                            ['last', () => game.moves.length]]) {
-    $(id).addEventListener('click', () => act(() => show(step(game.shown.moves.length))));
-  }
+  const back = () => {  // one move back; from a side line's first move, to where it leaves its line
+    const {line, k} = game.view;
+    return line !== null && k <= 1 ? show(game.lines[line].parent, game.lines[line].at) : show(line, k - 1);
+  };
+  const steps = {first: () => show(null, 0), prev: back, next: () => show(game.view.line, game.view.k + 1),
+                 last: () => show(null, game.moves.length), togame: () => show(null, game.moves.length)};
+  for (const [id, step] of Object.entries(steps)) $(id).addEventListener('click', () => act(step));
   document.addEventListener('keydown', ev => {
     if (ev.target.closest('input, select, textarea')) return;
-    if (ev.key === 'ArrowLeft') act(() => show(game.shown.moves.length - 1));
-    if (ev.key === 'ArrowRight') act(() => show(game.shown.moves.length + 1));
+    if (ev.key === 'ArrowLeft') act(steps.prev);
+    if (ev.key === 'ArrowRight') act(steps.next);
   });
   $('save').addEventListener('click', () => {
     const blob = new Blob([game.state.mcdaniel + '\n'], {type: 'text/plain'});
@@ -257,7 +368,10 @@ async function main() {
   });
   $('load').addEventListener('change', async ev => {
     const file = ev.target.files[0];
-    if (file) restart({text: await file.text()}, true);
+    if (!file) return;
+    const text = await file.text();
+    await Q.adopt(text).catch(() => {});  // a game the server cannot read is reported by the restart
+    restart({text}, true);
     ev.target.value = '';
   });
   $('typed').addEventListener('submit', ev => {
@@ -267,9 +381,14 @@ async function main() {
       Q.showError($('message'), new Error(`it is ${side.toUpperCase()}'s turn (${who(side)}), not a human's`));
       return;
     }
-    act(async () => { await update({moves: game.moves, move: text}, ''); $('move').value = ''; });
+    act(async () => {
+      await Q.adopt(text);
+      await update({moves: game.moves, move: text}, '');
+      $('move').value = '';
+    });
   });
   const start = Q.param('moves');
+  if (start && !Q.param('notation')) await Q.adopt(start).catch(() => {});
   restart(start ? {text: start} : {moves: []}, !!start);
   Q.ready();
 }

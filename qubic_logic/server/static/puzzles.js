@@ -1,11 +1,13 @@
 // The Puzzles page: the server generates puzzles and judges every move; the page only shows,
 // and remembers in this browser (localStorage) which puzzles were solved and the daily streak.
+// A puzzle whose winning moves were shown is not counted as solved, and a daily one shown ends the streak.
 'use strict';
 
 const $ = id => document.getElementById(id);
-const P = {puzzles: [], current: null, steps: [], marks: {}, done: false};
+const P = {puzzles: [], current: null, steps: [], marks: {}, done: false, said: null, log: []};
 // steps: [{board, left, solutions}] — the position before each of the solver's moves; the last is the current one.
-const SOLVED = 'qubic-logic.solved', DAILY = 'qubic-logic.daily';
+// said: what the verdict line says, as a function of the notation; log: the moves so far, the same way.
+const SOLVED = 'qubic-logic.solved', DAILY = 'qubic-logic.daily', SHOWN = 'qubic-logic.shown';
 
 function remembered(key) {
   try { return JSON.parse(localStorage.getItem(key)) || {}; } catch (err) { return {}; }
@@ -17,14 +19,17 @@ function remember(key, name, value) {
 }
 function today() { return new Date().toLocaleDateString('en-CA'); }  // YYYY-MM-DD, the local date
 
-// Consecutive days with the daily puzzle solved, ending today (or yesterday, if today's is still open).
+// Consecutive days with the daily puzzle solved, ending today (or yesterday, if today's is still open; none
+// if today's winning moves were shown).
 function streak() {
   const days = remembered(DAILY), d = new Date();
-  if (!days[d.toLocaleDateString('en-CA')]) d.setDate(d.getDate() - 1);
+  if (remembered(SHOWN)[today()]) return 0;
+  if (days[d.toLocaleDateString('en-CA')] !== true) d.setDate(d.getDate() - 1);
   let n = 0;
-  while (days[d.toLocaleDateString('en-CA')]) { n++; d.setDate(d.getDate() - 1); }
+  while (days[d.toLocaleDateString('en-CA')] === true) { n++; d.setDate(d.getDate() - 1); }
   return n;
 }
+const shown = q => !!remembered(SHOWN)[q.date || q.position];  // its winning moves were shown
 
 function record() {
   const solved = Object.keys(remembered(SOLVED)).length, s = streak();
@@ -42,9 +47,13 @@ function draw() {
   $('board').dataset.position = s.board.qubic;
   $('board').dataset.left = s.left;
   $('retry').disabled = !s.wrong;
+  $('verdict').textContent = P.said ? P.said.text() : '';
+  $('verdict').className = 'status fixed-verdict ' + (P.said ? P.said.cls : '');
+  $('log').replaceChildren(...P.log.map(([text, cls]) => Q.el('li', {class: cls}, text())));
 }
 
-function log(text, cls) { $('log').append(Q.el('li', {class: cls || ''}, text)); }
+// text: a function giving the words in the notation of the moment
+function log(text, cls) { P.log.push([text, cls || '']); }
 
 function label(q, i) {
   const solved = remembered(SOLVED)[q.position] ? ' ✓' : '';
@@ -64,41 +73,45 @@ async function choose(i) {
   P.steps = [{board, left: q.length, solutions: q.solutions}];
   P.marks = {};
   P.done = false;
+  P.log = [];
   $('title').textContent = q.title + (q.date ? ` — the puzzle of ${q.date}` : '');
-  $('verdict').textContent = remembered(SOLVED)[q.position] ? 'You have solved this one before.' : '';
-  $('verdict').className = 'status fixed-verdict';
-  $('log').replaceChildren();
+  verdict(() => remembered(SOLVED)[q.position] ? 'You have solved this one before.'
+    : shown(q) ? 'Its winning moves were shown: solving it now does not count.' : '', '');
   buttons();
   draw();
 }
 
-function verdict(text, cls) {
-  $('verdict').textContent = text;
-  $('verdict').className = 'status fixed-verdict ' + cls;
-}
+// text: a function giving the verdict in the notation of the moment
+function verdict(text, cls) { P.said = {text, cls}; }
+// The server's explanation of an answer, in the notation of the moment.
+const told = a => () => a.explanations[Q.notation()];
 
 async function answer(c) {
   const s = step();
   try {
     const a = await Q.api('puzzles/answer', {position: s.board.qubic, left: s.left, move: String(c)});
-    const side = s.board.to_move.toUpperCase();
+    const side = s.board.to_move.toUpperCase(), why = told(a);
     P.marks = {};
     if (a.verdict === 'wrong') {
       P.steps.push({board: a.board, left: s.left, last: c, wrong: true, solutions: s.solutions});
       if (a.reply !== null) P.marks = {refute: [a.reply]};
-      verdict('Not this one: ' + a.explanation, 'bad');
-      log(`${side} ${cell(c)}: wrong. ${a.explanation}`, 'bad');
+      verdict(() => 'Not this one: ' + why(), 'bad');
+      log(() => `${side} ${cell(c)}: wrong. ${why()}`, 'bad');
     } else if (a.verdict === 'continue') {
       P.steps.push({board: a.board, left: a.left, last: a.reply, solutions: a.solutions});
-      verdict(`${a.explanation}. ${a.left} to go.`, 'good');
-      log(`${side} ${cell(c)}; forced reply ${cell(a.reply)}`);
+      verdict(() => `${why()}. ${a.left} to go.`, 'good');
+      log(() => `${side} ${cell(c)}; forced reply ${cell(a.reply)}`);
     } else {
       P.steps.push({board: a.board, left: 0, last: c, solutions: []});
       P.done = true;
-      verdict(`Solved! ${a.explanation}.`, 'good');
-      log(`${side} ${cell(c)}: four in a row`, 'good');
-      remember(SOLVED, P.current.position, today());
-      if (P.current.date) remember(DAILY, P.current.date, true);
+      const q = P.current;
+      if (shown(q)) verdict(() => `Solved, with the winning moves shown: not counted. ${why()}.`, 'good');
+      else {
+        verdict(() => `Solved! ${why()}.`, 'good');
+        remember(SOLVED, q.position, today());
+        if (q.date) remember(DAILY, q.date, true);
+      }
+      log(() => `${side} ${cell(c)}: four in a row`, 'good');
       record();
       buttons();
     }
@@ -137,18 +150,24 @@ async function main() {
   Q.nav('puzzles');
   await Q.load();
   record();
+  Q.onNotation(() => { if (P.current) draw(); });
   $('form').addEventListener('submit', ev => { ev.preventDefault(); generate(); });
   $('daily').addEventListener('click', daily);
   $('retry').addEventListener('click', () => {
-    if (step().wrong) { P.steps.pop(); P.marks = {}; verdict('', ''); draw(); }
+    if (step().wrong) { P.steps.pop(); P.marks = {}; verdict(() => '', ''); draw(); }
   });
   $('restart').addEventListener('click', () => { if (P.current) choose(P.puzzles.indexOf(P.current)); });
   $('reveal').addEventListener('click', () => {
     if (!P.current || P.done) return;
-    const s = step(), shown = s.wrong ? P.steps[P.steps.length - 2] : s;
+    const s = step(), here = s.wrong ? P.steps[P.steps.length - 2] : s, q = P.current;
     if (s.wrong) P.steps.pop();
-    P.marks = {hint: shown.solutions};
-    verdict(`Winning move${shown.solutions.length > 1 ? 's' : ''}: ${shown.solutions.map(cell).join(' ')} (marked green).`, '');
+    P.marks = {hint: here.solutions};
+    const unsolved = !remembered(SOLVED)[q.position];  // a puzzle solved before stays solved
+    if (unsolved) remember(SHOWN, q.date || q.position, today());
+    const n = here.solutions.length;
+    verdict(() => `Winning move${n > 1 ? 's' : ''}: ${Q.cells(here.solutions)} (marked green)` +
+      (unsolved ? `. Shown, so solving it does not count${q.date ? ', and the daily streak ends' : ''}.` : '.'), '');
+    record();
     draw();
   });
   $('load').addEventListener('change', async ev => {

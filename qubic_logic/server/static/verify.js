@@ -35,7 +35,9 @@ function finish(r) {
   }
 }
 
+let last = null;  // the last result, drawn again in another notation
 function result(r) {
+  last = r;
   finish(r);
   $('verdict').textContent = r.verdict.toUpperCase();
   $('verdict').className = 'verdict ' + (r.verdict === 'verified' ? 'good' : 'bad');
@@ -50,7 +52,7 @@ function result(r) {
   figures(rows);
   $('failures').replaceChildren(...r.failures.map(f => Q.el('div', {class: 'panel failure'},
     Q.el('div', {}, `${f.position || '(empty board)'}: ${f.reason}`),
-    Q.el('div', {class: 'note'}, 'moves: ' + (f.moves.join(' ') || '(the root)')),
+    Q.el('div', {class: 'note'}, 'moves from the root: ' + (Q.cells(f.moves) || '(none)')),
     Q.board(f.board, {size: 18}))));
 }
 
@@ -70,8 +72,8 @@ function judgement(r) {
   $('refutation').replaceChildren(Q.el('div', {class: 'panel failure'},
     Q.el('div', {}, `${outcome} after ${f.length} moves` +
       (r.shortest_proven ? ' (the shortest game)' : ' (the shortest game found)') + `: ${f.reason}`),
-    Q.el('div', {class: 'note'}, 'game: ' + f.mcdaniel),
-    Q.el('a', {href: '/play?x=human&o=human&moves=' + encodeURIComponent(f.mcdaniel)},
+    Q.el('div', {class: 'note game'}, 'game: ' + Q.line(f.moves)),
+    Q.el('a', {href: Q.href('/play', {x: 'human', o: 'human', moves: f.mcdaniel})},
          'replay and review it on the Play page'),
     Q.board(f.board, {size: 18})));
 }
@@ -79,6 +81,7 @@ function judgement(r) {
 async function run(ev) {
   ev.preventDefault();
   bars.clear();
+  last = null;
   $('phases').replaceChildren();
   $('figures').replaceChildren();
   $('failures').replaceChildren();
@@ -88,7 +91,10 @@ async function run(ev) {
   const what = document.querySelector('input[name=what]:checked').value;
   const body = what === 'shipped' ? {dictionary: $('shipped').value}
     : what === 'strategy' ? {strategy: $('strategy').value} : {text: $('text').value};
-  if ($('root').value.trim()) body.root = $('root').value.trim();
+  if ($('root').value.trim()) {
+    body.root = $('root').value.trim();
+    await Q.adopt(body.root).catch(() => {});  // a root the server cannot read is reported below
+  }
   $('go').disabled = true;
   try {
     const r = await fetch('/api/verify', {method: 'POST', headers: {'Content-Type': 'application/json'},
@@ -116,9 +122,24 @@ async function run(ev) {
   } finally { $('go').disabled = false; }
 }
 
+// The pasted example: McDaniel's trap as a one-entry dictionary. The entry is in Patashnik's format, whose cells
+// are always 0..63; the header says the move in the reader's notation too.
+const TRAP = {line: [0, 1, 21, 51, 26, 3], root: 'xo1o17x4x24o', move: 16};
+let example = '';
+function writeExample() {
+  if ($('text').value !== example) return;  // the reader's own text stays
+  const {line, root, move} = TRAP, named = Q.cell(move);
+  example = `McDaniel's plane-17 trap, after ${Q.line(line)}: X plays ${named}, then forces.\n` +
+    (named === String(move) ? '' : `Patashnik's format numbers cells 0..63: the entry writes ${named} as ${move}.\n`) +
+    `root: ${root}\n-----\n${root} ${move}\n`;
+  $('text').value = example;
+}
+
 async function main() {
   Q.nav('verify');
   const info = await Q.load();
+  writeExample();
+  Q.onNotation(() => { writeExample(); if (last) result(last); });
   for (const d of info.dictionaries) $('shipped').append(Q.el('option', {value: d}, d));
   for (const s of info.strategies) $('strategy').append(Q.el('option', {value: s}, s));
   $('strategy').addEventListener('change', () => { document.querySelector('input[value=strategy]').checked = true; });
