@@ -212,11 +212,16 @@ class RootRun:
     started: float
     last_sample: tuple[float, int, int] = (0.0, -1, -1)
     check: int | None = None  # the row of the job verifying its proof, while it runs
-    done: bool = False
+    ended: float | None = None  # when it was settled, in this run
+
+    @property
+    def done(self) -> bool:
+        return self.ended is not None
 
     @property
     def seconds(self) -> float:
-        return self.seconds_before + time.monotonic() - self.started
+        """The wall-clock time it has been searched (this run's until it was settled)."""
+        return self.seconds_before + (self.ended or time.monotonic()) - self.started
 
 
 class Running(NamedTuple):
@@ -579,7 +584,7 @@ class Master:
             with self._writing():
                 self.db.execute("UPDATE tree_roots SET settled_at = coalesce(settled_at, ?), verdict = 'disproven' "
                                 "WHERE id = ?", (_now(), run.rid))
-            run.done = True
+            run.ended = time.monotonic()
             return
         entry = self._entry_of(root)
         verdict = self.db.execute("SELECT verdict FROM tree_roots WHERE id = ?", (run.rid,)).fetchone()[0]
@@ -621,7 +626,7 @@ class Master:
                 self.book.write(entry)
             settle_upwards(self.book, [run.node.key])
         run.result.value, run.result.verdict, run.result.proof_size = entry.value, verdict, entry.proof_size
-        run.done = True
+        run.ended = time.monotonic()
 
 
 def _proof_text(entry: BookEntry) -> str:
