@@ -236,6 +236,8 @@ class _LocalStream(UnitStream):
 
         super().__init__(fn)
         self.workers = [Supervisor(memory_limit, start_method=start_method) for _ in range(jobs)]
+        for worker in self.workers:  # now, while the caller is small: a fork copies what its memory holds
+            worker.start()
         self.busy: dict[Any, tuple[Any, int]] = {}  # connection -> (supervisor, unit id)
         self.reported: dict[int, Any] = {}
 

@@ -261,6 +261,10 @@ class Supervisor:
             self._conn = parent
         return self._conn
 
+    def start(self) -> None:
+        """Start the worker now (else the first :meth:`submit` does): forked before the parent grows."""
+        self._ensure()
+
     def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Connection:
         """Send ``fn(*args, **kwargs)`` to the worker (started if need be); returns the connection that
         becomes readable when :meth:`outcome` has something (for ``multiprocessing.connection.wait``)."""

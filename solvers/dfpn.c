@@ -864,17 +864,20 @@ int qd_run(qd_search *s, qd_result *out)
     s->next_progress = s->start + s->opt.progress_seconds;
     s->stopped = QD_SETTLED;
     node_t root = {0};
+    const uint32_t thpn = s->opt.root_pn && s->opt.root_pn < INF ? s->opt.root_pn : INF;
+    const uint32_t thdn = s->opt.root_dn && s->opt.root_dn < INF ? s->opt.root_dn : INF;
     if (s->first >= 0 && s->first_wins) {
         settle(&root, 1, K_WIN);
     } else if (s->first >= 0) { /* the position after the fixed move stands for the root */
-        mid(s, s->first_a, s->first_d, INF, INF, 0);
+        mid(s, s->first_a, s->first_d, thpn, thdn, 0);
         get(s, s->first_a, s->first_d, 0, &root);
-    } else {
-        mid(s, s->ra, s->rd, INF, INF, 1);
+    } else { /* (the root's own heuristics -- a favourite first move, each first move one step first --
+              * only for a search of its own: with thresholds the root is a node of a larger search) */
+        mid(s, s->ra, s->rd, thpn, thdn, thpn == INF && thdn == INF);
         get(s, s->ra, s->rd, 0, &root);
     }
     out->status = root.pn == 0 ? QD_WON : root.dn == 0 ? QD_NOT_WON : QD_UNKNOWN;
-    out->stopped = out->status == QD_UNKNOWN ? s->stopped : QD_SETTLED;
+    out->stopped = out->status != QD_UNKNOWN ? QD_SETTLED : s->stopped != QD_SETTLED ? s->stopped : QD_THRESHOLD;
     out->move = s->first >= 0 ? s->opt.first_move - 1 : root_move(s, &root);
     out->pn = root.pn;
     out->dn = root.dn;

@@ -26,7 +26,7 @@
 #define QD_INFINITY 0x3fffffffu /* proof and disproof numbers saturate here */
 
 enum { QD_UNKNOWN = -1, QD_NOT_WON = 0, QD_WON = 1 };
-enum { QD_SETTLED = 0, QD_TIME_LIMIT, QD_NODE_LIMIT, QD_STOPPED, QD_OUT_OF_MEMORY };
+enum { QD_SETTLED = 0, QD_TIME_LIMIT, QD_NODE_LIMIT, QD_STOPPED, QD_OUT_OF_MEMORY, QD_THRESHOLD };
 
 typedef struct {
     uint64_t nodes;     /* positions evaluated so far */
@@ -61,6 +61,10 @@ typedef struct {
      * many move orders is not counted once per order. 0 = plain sums, 1 = at the defender's
      * turns (the proof numbers), 2 = at both. */
     int weak_pns;
+    /* Thresholds at the root, as a df-pn parent gives its child (a two-level search's leaves): the
+     * search stops unsettled (QD_THRESHOLD) once the root's proof number reaches root_pn or its
+     * disproof number root_dn. 0 = none. */
+    uint32_t root_pn, root_dn;
 } qd_options;
 
 #define QD_PASS_NODES 1000 /* the pass_node_limit and pass_work the Python module uses unless told */

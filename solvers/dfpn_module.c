@@ -3,7 +3,7 @@
  *
  *   solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True,
  *         leaf_node_limit=0, first_move=-1, table=None, keep=0, pass_nodes=-1, pass_work=-1,
- *         weak_pns=0) -> dict
+ *         weak_pns=0, pn_threshold=0, dn_threshold=0) -> dict
  *       df-pn search of (a, d), `a` to move (dfpn.h). Releases the GIL while searching;
  *       progress(nodes, proof_number, disproof_number) is called about four times a
  *       second (with the GIL), and Ctrl-C (SIGINT in the main thread) or an exception in
@@ -65,6 +65,8 @@ static const char *stopped_by(int stopped, int interrupted)
         return "interrupted";
     case QD_OUT_OF_MEMORY:
         return "memory limit";
+    case QD_THRESHOLD:
+        return "threshold";
     default:
         return "";
     }
@@ -73,7 +75,8 @@ static const char *stopped_by(int stopped, int interrupted)
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"a", "d", "time_limit", "node_limit", "memory_mb", "progress", "extract",
-                             "leaf_node_limit", "first_move", "table", "keep_share", "pass_nodes", "pass_work", "weak_pns", NULL};
+                             "leaf_node_limit", "first_move", "table", "keep_share", "pass_nodes", "pass_work", "weak_pns",
+                             "pn_threshold", "dn_threshold", NULL};
     unsigned long long a, d, node_limit = 0, leaf_node_limit = 0;
     double time_limit = 0.0, memory_mb = 0.0;
     PyObject *progress = Py_None;
@@ -82,9 +85,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     unsigned long long keep_share = 0;
     long long pass_nodes = -1, pass_work = -1;
     int weak_pns = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*KLLi", kwlist, &a, &d, &time_limit, &node_limit,
+    unsigned long long pn_threshold = 0, dn_threshold = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*KLLiKK", kwlist, &a, &d, &time_limit, &node_limit,
                                      &memory_mb, &progress, &extract, &leaf_node_limit, &first_move, &saved,
-                                     &keep_share, &pass_nodes, &pass_work, &weak_pns))
+                                     &keep_share, &pass_nodes, &pass_work, &weak_pns, &pn_threshold, &dn_threshold))
         return NULL;
     PyObject *result = NULL;
     if (a & d) {
@@ -107,6 +111,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     opt.pass_node_limit = pass_nodes < 0 ? QD_PASS_NODES : (uint64_t)pass_nodes;
     opt.pass_work = pass_work < 0 ? QD_PASS_WORK : (uint32_t)pass_work;
     opt.weak_pns = weak_pns;
+    opt.root_pn = pn_threshold >= QD_INFINITY ? 0 : (uint32_t)pn_threshold;
+    opt.root_dn = dn_threshold >= QD_INFINITY ? 0 : (uint32_t)dn_threshold;
     qd_search *s = qd_new(a, d, &opt);
     if (!s) {
         PyErr_NoMemory();
@@ -191,7 +197,8 @@ static PyMethodDef methods[] = {
      " first_move=-1, table=None, keep_share=0, pass_nodes=-1, pass_work=-1) -> dict (pass_nodes: the node"
      " budget of the search after a defender's pass whose proof's zone proves the replies outside it, 0 = off;"
      " pass_work: tried once a defender's turn has cost pass_work times that, 0 = at once; -1 = defaults;"
-     " weak_pns: 1 = weak sums at the defender's turns, 2 = at both, 0 = plain sums)"},
+     " weak_pns: 1 = weak sums at the defender's turns, 2 = at both, 0 = plain sums; pn_threshold, dn_threshold:"
+     " stop unsettled (stopped_by 'threshold') once the root's numbers reach them, 0 = none)"},
     {"entry_bytes", py_entry_bytes, METH_NOARGS, "bytes per transposition-table entry"},
     {NULL, NULL, 0, NULL},
 };

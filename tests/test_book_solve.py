@@ -80,11 +80,11 @@ def test_values_propagate_and_a_running_leaf_counts_as_the_policy_says():
         tree.expand(root)
         kids = [c for _, _, c in root.edges]
         assert root.pn == sum(c.pn for c in kids) and root.dn == min(c.dn for c in kids) == 1
-        first = tree.select(root)
+        first = tree.select(root).node
         assert first in kids
         tree.set_busy(first, True)
-        second = tree.select(root)
-        assert second is not None and second is not first          # a running leaf is never chosen twice
+        second = tree.select(root).node
+        assert second is not first          # a running leaf is never chosen twice
         assert (root.pn, root.dn) == (sum(c.pn for c in kids), 1)  # the true numbers do not change
         expected = {"win": (root.pn - first.pn, 1), "loss": (INFINITY, 0), "equal": (root.pn, 1)}[policy]
         assert (root.vpn, root.vdn) == expected
@@ -103,7 +103,7 @@ def test_the_tree_is_kept_in_the_book_and_read_again(tmp_path):
         tree = ProofTree()
         root = tree.root(parse_position(SMALL))
         tree.expand(root)
-        leaf = tree.select(root)
+        leaf = tree.select(root).node
         tree.set_leaf(leaf, 7, 3, "search")
         with book.db:
             tree.flush(book.db)
@@ -354,4 +354,4 @@ def test_the_bench_section_compares_with_book_build_and_measures_the_options():
     text = out.getvalue()
     assert "nodes: book build / two-level on 1 worker" in text and "wall clock: 1 worker / 2 workers" in text
     assert results["build"]["nodes"] > 0 and results["one"]["nodes"] > 0 and results["two"]["jobs"] > 0
-    assert len(results["options"]) == 7 and all(r["nodes"] > 0 for r in results["options"].values())
+    assert len(results["options"]) == 9 and all(r["nodes"] > 0 for r in results["options"].values())

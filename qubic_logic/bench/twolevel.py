@@ -15,7 +15,8 @@ settled in one run each way, in fresh books:
 A second table measures the options on three replies of one to two million
 nodes: how a leaf whose job runs counts meanwhile (virtual win, loss,
 equal; two workers), small jobs going on from their saved tables or starting
-afresh, and the df-pn's weak proof numbers and proof reuse (one worker).
+afresh or without thresholds, smaller jobs, and the df-pn's weak proof numbers
+and proof reuse (one worker).
 ``--quick``: the two smallest replies, and the options on the smallest.
 """
 
@@ -70,7 +71,8 @@ def _two_level(path: Path, replies: list[tuple[int, Position, int]], jobs: int,
     report = solve_in_book(path, [p for _, p, _ in replies], plan=plan, jobs=jobs)
     seconds = time.perf_counter() - start
     if not all(r.value == "win" and r.verdict == "verified" for r in report.results):
-        raise RuntimeError("the two-level search did not settle every reply")
+        raise RuntimeError(f"the two-level search did not settle every reply ({report.stopped}): "
+                           + ", ".join(f"{r.position} {r.value} {r.verdict}" for r in report.results))
     return {"nodes": report.nodes, "seconds": seconds, "jobs": report.jobs,
             "master_ms": report.master_seconds * 1000 / max(report.jobs, 1), "verify": report.verify_seconds}
 
@@ -110,6 +112,8 @@ def run(console: Console, quick: bool = False) -> dict:
               ("virtual equal", SearchPlan(policy="equal"), 2),
               (f"jobs of {small:,} nodes, going on from saved tables", SearchPlan(job_nodes=small), 1),
               (f"jobs of {small:,} nodes, each afresh", SearchPlan(job_nodes=small, saved_tables=False), 1),
+              (f"jobs of {small:,} nodes, without thresholds", SearchPlan(job_nodes=small, thresholds=False), 1),
+              ("jobs of 50,000 nodes", SearchPlan(job_nodes=50_000), 1),
               ("weak proof numbers at O's turns", SearchPlan(weak_pns=1), 1),
               ("no proof reuse across O's replies", SearchPlan(pass_nodes=0), 1)]
     results["options"] = {}

@@ -190,6 +190,7 @@ class Unit(NamedTuple):
     node_limit: int | None = None
     weak_pns: int = 0
     pass_nodes: int | None = None
+    thresholds: tuple[int, int] | None = None  # the root's numbers at which the search stops unsettled
 
 
 class Result(NamedTuple):
@@ -233,7 +234,7 @@ def solve_position_unit(unit: Unit | tuple) -> Result:
     >>> r.status, len(r.strategy.splitlines()) > r.size > 0
     ('won', True)
     """
-    text, limit, memory, table, deadline, node_limit, weak_pns, pass_nodes = Unit(*unit)
+    text, limit, memory, table, deadline, node_limit, weak_pns, pass_nodes, thresholds = Unit(*unit)
     if deadline is not None:
         left = deadline - time.time()
         if left <= 0:
@@ -241,7 +242,8 @@ def solve_position_unit(unit: Unit | tuple) -> Result:
         limit = left if limit is None else min(limit, left)
     position = parse_patashnik(text)
     options = dict(time_limit=limit, memory_limit=memory, node_limit=node_limit, weak_pns=weak_pns,
-                   pass_nodes=pass_nodes, save_table=DFPN_NATIVE is not None, progress=_unless_wrapping_up)
+                   pass_nodes=pass_nodes, thresholds=thresholds, save_table=DFPN_NATIVE is not None,
+                   progress=_unless_wrapping_up)
     try:
         r = solve(position, table=table, **options)
     except DataFormatError:  # saved by another version of the solver: start afresh

@@ -17,7 +17,12 @@ threat sequence starts with a proof number of 20 (many replies to refute).
 
 The *most-proving leaf* (:meth:`ProofTree.select`) is found from the root,
 taking at an OR node the child with the smallest proof number (plus its
-penalty) and at an AND node the one with the smallest disproof number.
+penalty) and at an AND node the one with the smallest disproof number. It
+comes with the thresholds a df-pn parent gives its child: its job stops once
+the leaf's proof number passes the next-best sibling's (widened by
+``epsilon``, as df-pn's 1 + ε trick) or its disproof number makes the parent's
+pass its own threshold, so a job searches a leaf only while it stays the
+most-proving one.
 X's moves are taken in the df-pn's order, each
 with the df-pn's penalty (one step of proof number per 8 points of move score
 below the best move's). A leaf whose job is running is counted, while it
@@ -31,21 +36,21 @@ policy leaves nothing to choose, an idle worker takes the best leaf as under
 >>> root = tree.root(parse_position('moves:0,27,3'))    # O to move: does X win?
 >>> (root.pn, root.dn, root.x_to_move, root.leaf)     # no threat sequence after a pass: 20
 (20, 1, False, True)
->>> leaf = tree.select(root)
->>> leaf is root                                       # an O turn is expanded by the master...
+>>> tree.select(root).node is root                     # an O turn is expanded by the master...
 True
 >>> tree.expand(root)
 >>> len(root.edges), sum(c.settled for _, _, c in root.edges)   # 33 classes of O's replies
 (33, 0)
->>> first = tree.select(root); first.x_to_move         # ...the leaves at X's turns are searched
-True
+>>> first = tree.select(root)                          # ...the leaves at X's turns are searched
+>>> first.node.x_to_move, first.dn_threshold          # until their disproof number passes the next one's, doubled
+(True, 2)
 """
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from ..core import core_module
 from ..notation import format_patashnik, parse_position  # noqa: F401 - parse_position: the doctest
@@ -160,16 +165,26 @@ def _score(x: int, o: int) -> int:
 
 
 Known = Callable[[Key], "tuple[int, int] | None"]  # the book's value of a position as X's numbers, if settled
+EPSILON = 1.0  # a leaf is searched until its number passes (1 + EPSILON) times the next-best's (df-pn: 0.25)
+
+
+class Choice(NamedTuple):
+    """A leaf to search, and the proof and disproof numbers at which it stops being the most-proving one."""
+
+    node: Node
+    pn_threshold: int
+    dn_threshold: int
 
 
 class ProofTree:
     """The nodes in memory (loaded from and written to the book's ``tree_*`` tables), their numbers,
     expansion and the most-proving leaf; ``known`` gives the book's settled values to new nodes."""
 
-    def __init__(self, policy: str = "win", known: Known | None = None) -> None:
+    def __init__(self, policy: str = "win", known: Known | None = None, epsilon: float = EPSILON) -> None:
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}; expected one of {', '.join(POLICIES)}")
         self.policy = policy
+        self.epsilon = epsilon
         self.known = known
         self.nodes: dict[Key, Node] = {}
         self.changed: dict[Key, Node] = {}  # rows to write
@@ -281,32 +296,47 @@ class ProofTree:
 
     # ------------------------------------------------------------------ selection
 
-    def select(self, root: Node) -> Node | None:
-        """The most-proving leaf below ``root`` with no job running (None: none; see the module docstring)."""
+    def select(self, root: Node) -> Choice | None:
+        """The most-proving leaf below ``root`` with no job running, and its thresholds (None: no leaf;
+        see the module docstring)."""
         if root.settled:
             return None
         virtual = self.policy != "equal" and root.vpn > 0 and root.vdn > 0
         dead: set[Key] = set()
 
-        def open_(c: Node) -> bool:
-            return (c.vpn > 0 and c.vdn > 0) if virtual else (c.pn > 0 and c.dn > 0)
+        def numbers(c: Node) -> tuple[int, int]:
+            return (c.vpn, c.vdn) if virtual else (c.pn, c.dn)
 
-        def pick(n: Node) -> Node | None:
+        def pick(n: Node, thpn: int, thdn: int) -> Choice | None:
             if n.edges is None:
-                return None if n.busy else n
-            kids = [(p, c) for p, _, c in n.edges if open_(c) and c.key not in dead]
-            if n.x_to_move:
-                kids.sort(key=(lambda pc: pc[1].vpn + pc[0]) if virtual else (lambda pc: pc[1].pn + pc[0]))
-            else:
-                kids.sort(key=(lambda pc: pc[1].vdn) if virtual else (lambda pc: pc[1].dn))
-            for _, c in kids:
-                found = pick(c)
+                return None if n.busy else Choice(n, thpn, thdn)
+            npn, ndn = numbers(n)
+            kids = []  # (the number chosen by, child)
+            for penalty, _, c in n.edges:
+                cpn, cdn = numbers(c)
+                if cpn > 0 and cdn > 0 and c.key not in dead:
+                    kids.append((min(cpn + penalty, INFINITY) if n.x_to_move else cdn, penalty, c))
+            kids.sort(key=lambda kc: kc[0])
+            for i, (_, penalty, c) in enumerate(kids):
+                second = kids[1 if i == 0 else 0][0] if len(kids) > 1 else INFINITY
+                cpn, cdn = numbers(c)
+                if n.x_to_move:  # as df-pn: the best child's threshold is the next-best's number, widened
+                    child = (self._widened(second, thpn) - penalty, _cap(thdn - ndn + cdn))
+                else:
+                    child = (_cap(thpn - npn + cpn), self._widened(second, thdn))
+                found = pick(c, max(child[0], cpn + 1), max(child[1], cdn + 1))
                 if found is not None:
                     return found
                 dead.add(c.key)
             return None
 
-        return pick(root)
+        return pick(root, INFINITY, INFINITY)
+
+    def _widened(self, second: int, threshold: int) -> int:
+        """``second`` widened by ``epsilon`` (at least one more), at most ``threshold``."""
+        if second >= INFINITY:
+            return threshold
+        return min(second + max(1, int(second * self.epsilon)), threshold)
 
     def live(self, node: Node, root: Node) -> bool:
         """Whether ``node`` still matters to ``root``: reached from it through unsettled nodes."""

@@ -174,14 +174,15 @@ def format_status(status: TreeStatus) -> str:
     for r in status.roots:
         lines.append(f"  {r.position}: {r.state}" + (f", {r.proof_size:,} strategic positions" if r.proof_size else ""))
         lines.append(f"    {counted(r.jobs, 'job')} finished ({r.settled:,} settled their leaf), "
-                     f"{r.running:,} running, {r.lost:,} lost; {r.nodes:,} nodes; {_hours(r.search_seconds)} of search, "
-                     f"{_hours(r.verify_seconds)} verifying; {_hours(r.seconds)} of running")
+                     f"{r.running:,} running, {r.lost:,} lost; {r.nodes:,} nodes; "
+                     f"{_hours(r.search_seconds)} of search, {_hours(r.verify_seconds)} verifying; "
+                     f"{_hours(r.seconds)} of running")
         if r.samples:
             lines.append(f"    root proof number {_number(r.samples[0][2])} at the start, {_number(r.pn)} now "
                          f"({len(r.samples):,} samples; qubic book status --plot FILE draws them)")
     for j in status.jobs:
         what = ("verifying the root's proof" if j.kind == "verify" else
-                f"{j.budget:,} nodes" + (", going on from its table" if j.went_on else ""))
+                f"at most {j.budget:,} nodes" + (", going on from its table" if j.went_on else ""))
         lines.append(f"  running: {j.position} ({what}) on {j.worker or 'a worker'}, for {j.seconds:,.0f} s")
     return "\n".join(lines)
 

@@ -9,13 +9,15 @@ and the two-level search of Čížek, Balko and Schmid (2025): neither one
 search's table nor one run's length bounds the proof, and every finished job
 is kept.
 
-**A leaf's jobs.** A leaf (X to move) first gets a job of ``job_nodes`` nodes.
-A job that comes back unsettled gives the leaf the numbers the df-pn's root
-had and its saved table; the leaf's next job gets ``growth`` times the budget
-and goes on from that table, until the leaf's jobs have spent ``split_at``
-nodes: the next time it is the most-proving leaf the master expands it
-instead (its O replies become nodes, and their X answers leaves). O's turns
-are always expanded by the master.
+**A leaf's jobs.** A leaf (X to move) first gets a job of at most ``job_nodes``
+nodes, which also stops once the leaf is no longer the most-proving one (the
+thresholds of :meth:`~qubic_logic.book.prooftree.ProofTree.select`). A job that
+comes back unsettled gives the leaf the numbers the df-pn's root had and its
+saved table, which the leaf's next job goes on from; a job that used its whole
+budget gives the next one ``growth`` times as much. Once the leaf's jobs have
+spent ``split_at`` nodes, the next time it is the most-proving leaf the master
+expands it instead (its O replies become nodes, and their X answers leaves).
+O's turns are always expanded by the master.
 
 **Values propagate at once.** A leaf that wins is settled only when the native
 verifier, in the same worker, passes its proof; the numbers then propagate to
@@ -24,6 +26,11 @@ move and proof, as a build's propagation makes them). When the root is
 proven, its whole proof (the union of its leaves' proofs) is verified as one
 job before it counts: the root's entry is then settled by its own search
 (``how`` ``solved``), so ``qubic book export`` writes its proof as one file.
+
+**Several roots at once.** The positions given are searched together: a free
+worker takes the most-proving leaf of the first one still open that has a leaf
+to give, so the first one gets the workers first and the easy ones do not wait
+behind a hard one.
 
 **Every stop is a pause.** Each job's start and result is one SQLite
 transaction (with the nodes, edges and numbers it changed), so the master
@@ -59,10 +66,10 @@ from ..notation import format_patashnik
 from ..position import Position, other
 from ..proof.solve import INFINITY
 from ..strategy.dictionary import StrategyDictionary
-from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, derived, propagated
+from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, propagated, settle_upwards
 from .leafjobs import CheckOutcome, LeafOutcome, LeafSearch, ProofCheck, run_job
-from .prooftree import Node, ProofTree, numbers_of_value
-from .store import BookEntry, OpeningBook, _now, _signed, position_name
+from .prooftree import EPSILON, Choice, Node, ProofTree, numbers_of_value
+from .store import BookEntry, OpeningBook, _now, _signed, canonical_key, position_name
 
 DEFAULT_JOB_NODES = 1_000_000
 DEFAULT_GROWTH = 4
@@ -82,7 +89,9 @@ class SearchPlan:
     next job goes on from its last one's table (else it starts afresh).
     ``job_time``: seconds a job may take besides its node budget (None: no
     limit). ``weak_pns`` and ``pass_nodes``: the df-pn's options
-    (:func:`~qubic_logic.proof.solve.solve`).
+    (:func:`~qubic_logic.proof.solve.solve`). ``thresholds``: a job stops
+    once its leaf is no longer the most-proving one (the df-pn's thresholds,
+    widened by ``epsilon``); else it uses its whole budget.
     """
 
     job_nodes: int = DEFAULT_JOB_NODES
@@ -94,6 +103,8 @@ class SearchPlan:
     saved_tables: bool = True
     weak_pns: int = 0
     pass_nodes: int | None = None
+    thresholds: bool = True
+    epsilon: float = EPSILON
 
     @property
     def split_nodes(self) -> int:
@@ -201,11 +212,16 @@ class RootRun:
     started: float
     last_sample: tuple[float, int, int] = (0.0, -1, -1)
     check: int | None = None  # the row of the job verifying its proof, while it runs
-    done: bool = False
+    ended: float | None = None  # when it was settled, in this run
+
+    @property
+    def done(self) -> bool:
+        return self.ended is not None
 
     @property
     def seconds(self) -> float:
-        return self.seconds_before + time.monotonic() - self.started
+        """The wall-clock time it has been searched (this run's until it was settled)."""
+        return self.seconds_before + (self.ended or time.monotonic()) - self.started
 
 
 class Running(NamedTuple):
@@ -229,7 +245,7 @@ class Master:
         self.book, self.plan, self.stream, self.report = book, plan, stream, report
         self.progress, self.deadline, self.stop = progress, deadline, stop
         self.db = book.db
-        self.tree = ProofTree(plan.policy, known=self._known)
+        self.tree = ProofTree(plan.policy, known=self._known, epsilon=plan.epsilon)
         self.tree.load(self.db)
         self.jobs: dict[int, Running] = {}
         self.lost: Counter = Counter()
@@ -318,21 +334,24 @@ class Master:
 
     # ------------------------------------------------------------------ jobs
 
-    def _next_leaf(self, root: Node) -> Node | None:
+    def _next_leaf(self, root: Node) -> Choice | None:
         """The most-proving leaf to search, expanding on the way the ones the plan says to expand."""
         while True:
-            node = self.tree.select(root)
-            if node is None or (node.x_to_move and node.nodes < self.plan.split_nodes):
-                return node
-            self.tree.expand(node)
+            choice = self.tree.select(root)
+            if choice is None or (choice.node.x_to_move and choice.node.nodes < self.plan.split_nodes):
+                return choice
+            self.tree.expand(choice.node)
 
-    def _submit(self, node: Node, run: RootRun) -> None:
-        plan = self.plan
+    def _submit(self, choice: Choice, run: RootRun) -> None:
+        plan, node = self.plan, choice.node
         node.target = node.target or plan.job_nodes
         table = self.book.saved_table(node.position) if plan.saved_tables else None
         budget = max(1, node.target - node.spent) if table is not None else node.target
+        # (the proof number only: a job switched to another of O's replies whenever a disproof number grows
+        # would stop after a few nodes, and every reply has to be proven anyway)
+        thresholds = (choice.pn_threshold, INFINITY) if plan.thresholds else None
         unit = Unit(node.name, plan.job_time, plan.memory_limit, table, self.deadline, budget, plan.weak_pns,
-                    plan.pass_nodes)
+                    plan.pass_nodes, thresholds)
         job = self.stream.submit(LeafSearch(unit))
         self.tree.set_busy(node, True)
         with self._writing():
@@ -421,7 +440,7 @@ class Master:
                 self.tree.set_leaf(node, INFINITY, 0, "search")
             elif not refuted:
                 node.spent = (node.spent if r.went_on else 0) + r.nodes
-                cut = r.stopped_by in ("time limit", "interrupted") and not (
+                cut = r.stopped_by in ("time limit", "interrupted", "threshold") and not (
                     r.stopped_by == "time limit" and plan.job_time and (r.limit or 0) >= plan.job_time * (1 - 1e-9))
                 if not cut:  # its whole budget used: the next job gets `growth` times more
                     node.searches += 1
@@ -565,7 +584,7 @@ class Master:
             with self._writing():
                 self.db.execute("UPDATE tree_roots SET settled_at = coalesce(settled_at, ?), verdict = 'disproven' "
                                 "WHERE id = ?", (_now(), run.rid))
-            run.done = True
+            run.ended = time.monotonic()
             return
         entry = self._entry_of(root)
         verdict = self.db.execute("SELECT verdict FROM tree_roots WHERE id = ?", (run.rid,)).fetchone()[0]
@@ -605,9 +624,9 @@ class Master:
                 entry = BookEntry(entry.position, entry.value, entry.move, entry.proof_size, run.result.nodes,
                                   run.seconds, "solved", None, _proof_text(entry))
                 self.book.write(entry)
-            _propagate_up(self.book, run.node.position)
+            settle_upwards(self.book, [run.node.key])
         run.result.value, run.result.verdict, run.result.proof_size = entry.value, verdict, entry.proof_size
-        run.done = True
+        run.ended = time.monotonic()
 
 
 def _proof_text(entry: BookEntry) -> str:
@@ -617,26 +636,6 @@ def _proof_text(entry: BookEntry) -> str:
     side = entry.position.to_move if entry.value == "win" else other(entry.position.to_move)
     return StrategyDictionary([], [f"{side.upper()} wins from {position_name(entry.position)} by threats alone "
                                    "(qubic-logic): the verifier's rules (1), (2) and (4)."]).dumps()
-
-
-def _propagate_up(book: OpeningBook, position: Position) -> None:
-    """Settle the book's positions above ``position`` that its value now settles (as a build propagates)."""
-    stack = [position]
-    while stack:
-        p = stack.pop()
-        mover = other(p.to_move)
-        mine = p.mask(mover)
-        while mine:
-            bit = mine & -mine
-            mine ^= bit
-            parent = Position(p.x & ~bit, p.o) if mover == "x" else Position(p.x, p.o & ~bit)
-            current = book.get(parent)
-            if current is None or current.settled:
-                continue
-            found = derived(book, parent)
-            if found is not None:
-                book.write(found)
-                stack.append(parent)
 
 
 def solve_in_book(
@@ -655,8 +654,14 @@ def solve_in_book(
     plan = plan or SearchPlan()
     if not positions:
         raise QubicError("no position to solve; expected at least one")
+    seen: dict[tuple[int, int], Position] = {}
     for position in positions:
         position.require_in_play()
+        key = canonical_key(position)[:2]
+        if key in seen:
+            raise QubicError(f"{format_patashnik(seen[key]) or 'empty'} and {format_patashnik(position) or 'empty'} "
+                             "are the same position up to symmetry; expected each position once")
+        seen[key] = position
     own = executor is None
     report = SolveReport(str(path))
     with OpeningBook.open(path, create=True, check=True) as book, StopRequests() as stop:

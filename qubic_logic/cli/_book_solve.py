@@ -9,21 +9,22 @@ from rich.text import Text
 
 from ..book import OpeningBook
 from ..book.build import DEFAULT_MEMORY
-from ..book.prooftree import POLICIES
+from ..book.prooftree import EPSILON, POLICIES
 from ..book.treestatus import format_status, plot_roots, tree_status
 from ..book.twolevel import DEFAULT_GROWTH, DEFAULT_JOB_NODES, RootResult, SearchPlan, SolveReport, solve_in_book
 from ..position import Position
 from ..saving import check_writable
 from ..proof.solve import INFINITY
 from ..wording import counted, short_count
-from ._common import _position, check_output, executor_args, executor_from, json_arg, positive_int, print_json, seconds
+from ._common import (_number, _position, check_output, executor_args, executor_from, json_arg, positive_int,
+                      print_json, seconds)
 from ._terminal import console as terminal_console, say
 
 PIPED_EVERY = 60.0  # seconds between progress lines when stderr is not a terminal
 LEGEND = "the root's proof / disproof numbers │ jobs settled, open, running │ nodes searched"
 
 
-def _number(n: int) -> str:
+def _short(n: int) -> str:
     return "inf" if n >= INFINITY else short_count(n)
 
 
@@ -37,7 +38,7 @@ def progress_line(r: SolveReport) -> str:
     """
     if r.verifying:
         return f"{r.root} is proven: verifying its proof │ {short_count(r.settled_jobs)} settled"
-    return (f"pn {_number(r.pn)} dn {_number(r.dn)} │ {short_count(r.settled_jobs)} settled "
+    return (f"pn {_short(r.pn)} dn {_short(r.dn)} │ {short_count(r.settled_jobs)} settled "
             f"{short_count(r.open_jobs)} open {short_count(r.running)} running │ "
             f"{short_count(r.nodes + r.running_nodes)} nodes {short_count(r.rate)}/s")
 
@@ -57,7 +58,7 @@ def _root_line(text: str, result: RootResult, position: Position, book: OpeningB
         return f"{name}: {side} to move {what}: {result.proof_size or 0:,} strategic positions, {check} {_took(result)}"
     if result.settled:
         return f"{name}: {result.verdict} {_took(result)}"
-    return f"{name}: open: root proof number {_number(result.pn)}, disproof number {_number(result.dn)} {_took(result)}"
+    return f"{name}: open: root proof number {_short(result.pn)}, disproof number {_short(result.dn)} {_took(result)}"
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -65,7 +66,8 @@ def run_solve(args: argparse.Namespace) -> int:
     positions = [_position(text).require_in_play() for text in args.positions]
     plan = SearchPlan(job_nodes=args.job_nodes, growth=args.growth, split_at=args.split_at, job_time=args.job_time,
                       memory_limit=args.memory_limit, policy=args.virtual, saved_tables=not args.no_saved_tables,
-                      weak_pns=args.weak_pns, pass_nodes=0 if args.no_proof_reuse else None)
+                      weak_pns=args.weak_pns, pass_nodes=0 if args.no_proof_reuse else None,
+                      thresholds=not args.no_thresholds, epsilon=args.epsilon)
     err = terminal_console(stderr=True)
     shown = [0.0]
     with executor_from(args) as executor, err.status("starting…") as status:
@@ -119,6 +121,10 @@ def run_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def _epsilon(text: str) -> float:
+    return _number(text, float, 0.0, "a number from 0 to 100", 100.0)
+
+
 def _nodes(text: str) -> int:
     return positive_int(text.replace("_", "").replace(",", ""))
 
@@ -145,6 +151,11 @@ def register(books: argparse._SubParsersAction) -> None:
     s.add_argument("--virtual", choices=POLICIES, default="win",
                    help="how a leaf whose job runs counts meanwhile: proven (win, default), disproven (loss), or "
                         "as it is (equal)")
+    s.add_argument("--epsilon", type=_epsilon, default=EPSILON, metavar="E",
+                   help=f"a job stops once its leaf's proof number passes (1 + E) times the next-best leaf's "
+                        f"(default {EPSILON:g}; df-pn's own is 0.25)")
+    s.add_argument("--no-thresholds", action="store_true",
+                   help="every job uses its whole budget, even when its leaf is no longer the most-proving one")
     s.add_argument("--no-saved-tables", action="store_true",
                    help="each job starts afresh instead of going on from the leaf's last table")
     s.add_argument("--weak-pns", type=int, choices=(0, 1, 2), default=0,

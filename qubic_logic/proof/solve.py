@@ -313,6 +313,7 @@ def solve(
     pass_nodes: int | None = None,
     pass_work: int | None = None,
     weak_pns: int = 0,
+    thresholds: tuple[int, int] | None = None,
 ) -> SolveResult:
     """Does the side to move force a win? Proof-number search over threat-sequence leaves.
 
@@ -343,6 +344,10 @@ def solve(
     largest child's plus one per other unsettled child: a position reached by
     many move orders is not counted once per order), 2 also the disproof
     numbers at the attacker's turns; 0 (the default) plain sums.
+    ``thresholds`` (native search only): ``(proof number, disproof number)`` at
+    which the search stops unsettled (``stopped_by`` ``'threshold'``), as a
+    df-pn parent stops its child: a two-level search's leaf, searched only while
+    it is the most-proving one.
 
     >>> from qubic_logic.notation import parse_position
     >>> p = parse_position('moves:0,16,1,17,2,18')
@@ -352,17 +357,19 @@ def solve(
     >>> first = solve(q, node_limit=5_000, save_table=True)
     >>> first.status, solve(q, table=first.table).status
     ('unknown', 'won')
+    >>> r = solve(q, thresholds=(3, 10**6)); r.status, r.stopped_by, r.proof_number >= 3
+    ('unknown', 'threshold', True)
     """
     position.require_in_play()
     native = _use_native(method, core, search)
     if move is not None and move not in position.legal_moves():
         raise IllegalMoveError(f"move {move} is not a legal move here; expected an empty cell 0-63")
-    if not native and (move is not None or table is not None or save_table):
-        raise EngineUnavailableError("a fixed first move and saved tables need the native solver (solver "
-                                     "'native' or 'auto' with the native core built)")
+    if not native and (move is not None or table is not None or save_table or thresholds):
+        raise EngineUnavailableError("a fixed first move, saved tables and thresholds need the native solver "
+                                     "(solver 'native' or 'auto' with the native core built)")
     if native:
         return _solve_native(position, time_limit, memory_limit, node_limit, progress, move, table, save_table,
-                             pass_nodes, pass_work, weak_pns)
+                             pass_nodes, pass_work, weak_pns, thresholds)
     start = time.monotonic()
     search = search or ProofNumberSearch(core)
     attacker = position.to_move
@@ -415,6 +422,7 @@ def _solve_native(
     pass_nodes: int | None = None,
     pass_work: int | None = None,
     weak_pns: int = 0,
+    thresholds: tuple[int, int] | None = None,
 ) -> SolveResult:
     """:func:`solve` by the C df-pn search (solvers/dfpn.c); the strategy is extracted from its table."""
     attacker = position.to_move
@@ -425,7 +433,9 @@ def _solve_native(
                               progress=progress, first_move=-1 if move is None else move, table=table,
                               keep_share=SAVED_TABLE_SHARE if save_table else 0,
                               pass_nodes=-1 if pass_nodes is None else pass_nodes,
-                              pass_work=-1 if pass_work is None else pass_work, weak_pns=weak_pns)
+                              pass_work=-1 if pass_work is None else pass_work, weak_pns=weak_pns,
+                              pn_threshold=min(thresholds[0], NATIVE_INFINITY) if thresholds else 0,
+                              dn_threshold=min(thresholds[1], NATIVE_INFINITY) if thresholds else 0)
     except ValueError as exc:
         if table is None:
             raise
