@@ -106,13 +106,29 @@ def test_sigkill_of_a_command_leaves_no_dask_worker():
 
 def test_ctrl_c_during_strategy_complete_says_it_was_stopped_and_how_far_it_got(tmp_path):
     out = tmp_path / "complete.txt"
-    run = qubic("strategy", "complete", "patashnik", "-o", str(out), interrupt_after=3, started=2.0, timeout=120)
+    # the traversal takes about a second of the command's own CPU; its forced wins run on workers for ten more
+    run = qubic("strategy", "complete", "patashnik", "-o", str(out), interrupt_after=2, started=1.0, timeout=120)
     assert run.code == 130 and "Traceback" not in run.err, run.err
     lines = run.err.strip().splitlines()
     assert len(lines) == 1 and "not verified" not in lines[0], run.err
     assert re.search(r"interrupted: the verification was stopped \(interrupted\) after [\d,]+ positions up to "
                      r"symmetry and [\d,]+ forced wins .*nothing listed", lines[0]), lines[0]
     assert not out.exists() and not run.leftovers()
+
+
+def test_ctrl_c_while_listing_the_decisions_says_the_verification_was_done(tmp_path, capsys, monkeypatch):
+    source = tmp_path / "d.dict"
+    source.write_text("root: x2x1o6x14o20o\n---\nx2x1o6x14o20o 21\n")
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("qubic_logic.strategy.complete.decisions", ctrl_c)
+    assert main(["strategy", "complete", str(source), "-o", str(tmp_path / "out.txt")]) == 130
+    err = capsys.readouterr().err
+    assert re.search(r"the verification was done \([\d,]+ positions up to symmetry, [\d,]+ forced wins\), then stopped while "
+                     r"listing their decisions; nothing listed", err), err
+    assert not (tmp_path / "out.txt").exists()
 
 
 def test_ctrl_c_while_compressing_keeps_the_complete_list_uncompressed(tmp_path, capsys, monkeypatch):

@@ -43,8 +43,8 @@ def test_example_runs_as_written(name, folder, capsys):
         argv = shlex.split(command)
         assert argv[0] == "qubic"
         code = main(argv[1:])
-        out = capsys.readouterr().out
-        assert _timeless(out) == _timeless(shown), command
+        out, err = capsys.readouterr()
+        assert _timeless(out) == _timeless(shown), (command, err)
         assert code == (1 if "REFUTED" in shown else 0)
     if name == "refute":
         assert (folder / "beaten.game").read_text() == "1-2,4-26,13-6,16-22,23-38,54-14,10-50\n"

@@ -94,8 +94,10 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
     others only named, with their help line, so that building the parser imports their modules not.
 
     >>> parser = build_parser(['win'])
-    >>> parser.parse_args(['win', '1-2']).position.count, 'qubic_logic.cli.match' in sys.modules
-    (2, False)
+    >>> parser.parse_args(['win', '1-2']).position.count
+    2
+    >>> hasattr(parser.parse_args(['match']), 'func')   # only named: its module was not needed
+    False
     """
     full = set(COMMANDS if commands is None else commands)
     parser = OneLineParser(

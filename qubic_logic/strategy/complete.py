@@ -45,9 +45,9 @@ def decisions(dictionary: StrategyDictionary, witnesses: Iterable[Witness]) -> S
 def complete_dictionary(dictionary: StrategyDictionary, *, progress: Progress | None = None) -> StrategyDictionary:
     """Every X decision of the verified ``dictionary`` played from its root (see the module text).
 
-    The verification comes first (``progress(phase, done, total)`` as it goes). Stopped by Ctrl-C it
-    raises :class:`~qubic_logic.errors.Interrupted` saying how far it got (nothing is listed: a list
-    missing the forced wins not yet found would not be the complete one); a dictionary that does not
+    The verification comes first (``progress(phase, done, total)`` as it goes). Stopped by Ctrl-C,
+    in it or while the decisions are listed, it raises :class:`~qubic_logic.errors.Interrupted` saying
+    how far it got (nothing is listed: a list missing some forced wins would not be the complete one); a dictionary that does not
     win is a :class:`~qubic_logic.errors.QubicError`.
     """
     v = verify(dictionary, dictionary.root, progress=progress)
@@ -58,4 +58,9 @@ def complete_dictionary(dictionary: StrategyDictionary, *, progress: Progress | 
     if v.verdict != "verified":
         raise QubicError(f"the dictionary is {v.verdict}, not verified; expected a winning dictionary "
                          "(qubic verify dictionary FILE)")
-    return decisions(dictionary, v.witnesses)
+    try:
+        return decisions(dictionary, v.witnesses)
+    except KeyboardInterrupt:
+        raise Interrupted(f"the verification was done ({v.positions:,} positions up to symmetry, "
+                          f"{len(v.witnesses):,} forced wins), then stopped while listing their decisions; "
+                          "nothing listed: the list is complete only once every forced win is walked") from None
