@@ -480,18 +480,23 @@ def write_verified(out: Path, build: Callable[[], StrategyDictionary], what: str
     return 0, result, v
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``.
+def union_arguments(prog: str, description: str, time_help: str) -> argparse.ArgumentParser:
+    """The arguments of a command that writes one verified strategy from several verified ones:
+    ``OUT DICTIONARY... [--sweeps N] [--time-limit S]``; the caller may add its own.
 
-    Writes the verified, minimised union; returns the exit status.
+    >>> union_arguments("p", "d", "t").parse_args(["out.dict", "a.dict", "b.dict"]).sources
+    ['a.dict', 'b.dict']
     """
-    parser = argparse.ArgumentParser(prog="python -m qubic_logic.proof.minimise",
-                                     description="Minimise the union of verified strategies from one root.")
-    parser.add_argument("out", metavar="OUT", help="where to write the verified, minimised strategy")
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("out", metavar="OUT", help="where to write the verified strategy")
     parser.add_argument("sources", metavar="DICTIONARY", nargs="+", help="verified strategies from one root")
     parser.add_argument("--sweeps", type=int, default=SWEEPS, help=f"local-search sweeps (default {SWEEPS})")
-    parser.add_argument("--time-limit", type=float, metavar="S",
-                        help="stop the search after S seconds, keeping the smallest strategy found")
+    parser.add_argument("--time-limit", type=float, metavar="S", help=time_help)
+    return parser
+
+
+def parsed(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace | int:
+    """``argv`` read by a :func:`union_arguments` parser, or the exit status of a bad or ``--help`` line."""
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -500,6 +505,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: --sweeps {args.sweeps} --time-limit {args.time_limit}: expected a positive number of "
               "sweeps and a positive number of seconds", file=sys.stderr)
         return 2
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``.
+
+    Writes the verified, minimised union; returns the exit status.
+    """
+    args = parsed(union_arguments("python -m qubic_logic.proof.minimise",
+                                  "Minimise the union of verified strategies from one root.",
+                                  "stop the search after S seconds, keeping the smallest strategy found"), argv)
+    if isinstance(args, int):
+        return args
     out, sources = Path(args.out), args.sources
 
     def build() -> StrategyDictionary:

@@ -35,7 +35,6 @@ Run it as ``python -m qubic_logic.proof.optimise OUT DICTIONARY... [--time-limit
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -50,8 +49,8 @@ from ..notation import format_patashnik
 from ..position import Position, other
 from ..saving import write_atomically
 from ..strategy.dictionary import StrategyDictionary
-from .minimise import (SWEEPS, Key, ProofGraph, canonical_moves, chosen_strategy, loaded, smallest, union_header,
-                       write_verified)
+from .minimise import (SWEEPS, Key, ProofGraph, canonical_moves, chosen_strategy, loaded, parsed, smallest,
+                       union_arguments, union_header, write_verified)
 
 #: clingo's optimisation per thread: ``bb`` (model-guided) improves the strategy from the starting point and
 #: proves a bound only when it finishes; ``usc`` (core-guided) raises the lower bound as it finds cores;
@@ -278,27 +277,18 @@ def main(argv: list[str] | None = None) -> int:
 
     Writes the verified smallest strategy found; returns the exit status.
     """
-    parser = argparse.ArgumentParser(
-        prog="python -m qubic_logic.proof.optimise",
-        description="Choose the smallest strategy over the union of verified strategies from one root, by clingo.")
-    parser.add_argument("out", metavar="OUT", help="where to write the verified strategy")
-    parser.add_argument("sources", metavar="DICTIONARY", nargs="+", help="verified strategies from one root")
-    parser.add_argument("--time-limit", type=float, metavar="S",
-                        help="stop after S seconds in all, keeping the smallest strategy found")
+    parser = union_arguments(
+        "python -m qubic_logic.proof.optimise",
+        "Choose the smallest strategy over the union of verified strategies from one root, by clingo.",
+        "stop after S seconds in all, keeping the smallest strategy found")
     parser.add_argument("--opt-strategy", choices=sorted(OPT_STRATEGIES), default="usc",
                         help="clingo's optimisation: usc (core-guided) raises the lower bound, bb (model-guided) "
                              "improves the strategy, both runs one of each in two threads (default usc)")
-    parser.add_argument("--sweeps", type=int, default=SWEEPS, help=f"local-search sweeps first (default {SWEEPS})")
     parser.add_argument("--facts", type=Path, metavar="FILE",
                         help="also write the proof graph as facts for rules/smallest-strategy.lp")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    if args.sweeps < 1 or args.time_limit is not None and not args.time_limit > 0:
-        print(f"error: --sweeps {args.sweeps} --time-limit {args.time_limit}: expected a positive number of "
-              "sweeps and a positive number of seconds", file=sys.stderr)
-        return 2
+    args = parsed(parser, argv)
+    if isinstance(args, int):
+        return args
     found: list[Optimum] = []
 
     def build() -> StrategyDictionary:
