@@ -161,3 +161,17 @@ def test_the_shipped_book_verifies():
     assert all("VERIFIED" in line for line in lines)
     index = read_index(shipped_archive())
     assert len(lines) - 1 == sum(e["value"] in ("win", "loss") for e in index["entries"])
+
+
+def test_the_weak_opening_s_settled_replies_import_verified_and_settle_it_with_the_shipped_book(tmp_path):
+    weak = shipped_archive().parent / "weak-opening"
+    book = tmp_path / "weak.sqlite"
+    report = import_archive(book, weak, jobs=2)
+    assert not report.stopped
+    with OpeningBook.open(book) as b:
+        for reply in (60, 12):
+            assert b.lookup(parse_position(f"moves:1,{reply}")).value == "win"
+    import_archive(book, shipped_archive(), jobs=2, verify=False)
+    with OpeningBook.open(book) as b:
+        assert b.lookup(parse_position("moves:1")).value == "open"  # replies 22 and 26 are not settled yet
+        assert [b.lookup(parse_position(f"moves:1,{r}")).value for r in (22, 26)] == ["open", "open"]
