@@ -210,11 +210,12 @@ def plot_roots(status: TreeStatus, path: str) -> None:
     for axis in (top, bottom):
         axis.set_yscale("log")
         axis.grid(True, which="major", alpha=0.3)
-    top.legend(fontsize=8, loc="upper right")
+    if top.lines:  # below the drawing: over it, the legend would hide the curves
+        bottom.legend(*top.get_legend_handles_labels(), fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     top.set_title("The root's numbers during a two-level search (qubic book solve)\n"
                   "(a proof: the proof number falls to 0)", fontsize=10)
     fig.tight_layout()
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
     plt.close(fig)
     write_atomically(path, buffer.getvalue())
