@@ -40,6 +40,15 @@ def test_a_round_robin_stopped_by_its_time_limit_prints_the_table_of_games_playe
     assert "| **random** |" in out and "X won" in out and f"of {played} |" in out
 
 
+def test_a_program_calling_main_has_the_whole_time_limit_however_old_its_process(capsys):
+    limit = 3
+    age = time.time() - psutil.Process().create_time()
+    time.sleep(max(limit + 0.5 - age, 0))  # this process is older than the limit, as in a long test run
+    assert main(["match", "--round-robin", "random", "greedy", "--games", "2", "--time-limit", str(limit)]) == 0
+    out, err = capsys.readouterr()
+    assert "stopped early" not in err and "X won 2 of 4 |" in out
+
+
 @pytest.mark.parametrize("stones", ["8", "1000000000"])
 def test_a_book_too_deep_is_refused_before_a_file_is_made(tmp_path, capsys, stones):
     book = tmp_path / "b.sqlite"

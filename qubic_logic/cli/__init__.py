@@ -20,6 +20,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterable, Sequence
 
 from ..core import CORE_NAME
@@ -147,7 +148,9 @@ def _stop_on_sigterm() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line (``argv`` None: this process's own arguments); returns the exit status."""
-    if argv is None:
+    own_process = argv is None
+    started = None if own_process else time.monotonic()  # a program's call: its time limit starts now
+    if own_process:
         _stop_on_sigterm()
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser([command_in(argv)])
@@ -155,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    args.own_process = argv is None  # a real command line: the command may end the process itself
+    args.own_process = own_process  # a real command line: the command may end the process itself
+    args.started = started
     try:
         return int(args.func(args) or 0)
     except QubicError as exc:

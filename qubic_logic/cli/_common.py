@@ -118,22 +118,26 @@ def seconds(text: str) -> float:
     return None if value > MAX_SECONDS else value
 
 
-def deadline_of(limit: float | None) -> float | None:
-    """The ``time.monotonic()`` at which a ``limit`` of seconds ends, counted from the command's start
-    (its start-up and set-up count: ``--time-limit 3`` ends 3 s after the command began). None: no limit.
+def deadline_of(args: argparse.Namespace) -> float | None:
+    """The ``time.monotonic()`` at which ``args.time_limit`` seconds end, counted from the command's
+    start: ``args.started``, set by ``main`` when a program calls it, else the process's start (the
+    interpreter's start-up counts: ``--time-limit 3`` ends 3 s after the command began). None: no limit.
 
     >>> import time
-    >>> deadline_of(None), deadline_of(60) - time.monotonic() < 60
-    (None, True)
+    >>> a = argparse.Namespace(time_limit=60, started=time.monotonic())
+    >>> deadline_of(argparse.Namespace(time_limit=None)), deadline_of(a) - a.started
+    (None, 60.0)
     """
-    if limit is None:
+    if args.time_limit is None:
         return None
-    import time
+    started = getattr(args, "started", None)
+    if started is None:
+        import time
 
-    import psutil
+        import psutil
 
-    started = psutil.Process().create_time()
-    return time.monotonic() - max(time.time() - started, 0.0) + limit
+        started = time.monotonic() - max(time.time() - psutil.Process().create_time(), 0.0)
+    return started + args.time_limit
 
 
 def megabytes(text: str) -> int:

@@ -80,7 +80,7 @@ def _left(deadline: float | None) -> float | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    args.deadline = deadline_of(args.time_limit)  # the limit counts from the command's start
+    args.deadline = deadline_of(args)  # the limit counts from the command's start
     if args.round_robin:
         names = args.players or player_names()
         _check(args, names)

@@ -99,7 +99,7 @@ def _print_verification(v: Verification, source: str) -> None:
 
 def run_dictionary(args: argparse.Namespace) -> int:
     check_output(args.certificate)
-    deadline = deadline_of(args.time_limit)  # reading the file counts
+    deadline = deadline_of(args)  # reading the file counts
     err = terminal_console(stderr=True)
     with _progress_bar(err) as bar:
         tasks = _Tasks(bar)
@@ -155,7 +155,7 @@ def _print_check(check: dict) -> None:
 
 
 def run_certificate(args: argparse.Namespace) -> int:
-    deadline = deadline_of(args.time_limit)
+    deadline = deadline_of(args)
     witnesses = load_certificate(args.file)
     with _progress_bar(terminal_console(stderr=True)) as bar:
         check = _check(witnesses, args, _Tasks(bar), _left(deadline))
@@ -179,7 +179,7 @@ STRATEGY_RULES = {"win": "(1) win now", "block": "(2) block a three", "strategy"
 
 
 def run_strategy(args: argparse.Namespace) -> int:
-    deadline = deadline_of(args.time_limit)
+    deadline = deadline_of(args)
     root_text = args.root or "empty"
     root, root_moves = root_of(root_text)
     check_output(args.certificate, args.refutation)
