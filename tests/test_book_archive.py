@@ -14,6 +14,7 @@ import pytest
 
 from qubic_logic.book import OpeningBook, build_book
 from qubic_logic.book.archive import INDEX, export_archive, import_archive, read_index, shipped_archive
+from qubic_logic.book.store import canonical_key
 from qubic_logic.book.verify import verify_book
 from qubic_logic.errors import QubicError
 from qubic_logic.notation import format_patashnik, parse_patashnik, parse_position
@@ -52,6 +53,22 @@ def test_export_writes_one_proof_per_searched_position_and_import_gives_the_same
     with OpeningBook.open(tmp_path / "c.sqlite") as book:
         assert book.lookup(ROOT).value == "loss"
     assert verify_book(tmp_path / "c.sqlite", jobs=1).verified
+
+
+def test_export_of_chosen_positions_writes_only_them_and_they_import_verified(archive, tmp_path):
+    classes: dict = {}
+    for reply in ROOT.legal_moves():
+        classes.setdefault(canonical_key(ROOT.play(reply))[:2], reply)
+    named = [format_patashnik(ROOT.play(reply)) for reply in list(classes.values())[:2]]  # found up to symmetry
+    done = qubic("book", "export", str(archive / "b.sqlite"), str(tmp_path / "two"), *named)
+    assert done.returncode == 0 and "2 positions, 2 proof files" in done.stdout, done.stderr
+    chosen = [e["position"] for e in read_index(tmp_path / "two")["entries"]]
+    assert len(chosen) == 2 and set(chosen) <= set(e["position"] for e in read_index(archive / "proofs")["entries"])
+    report = import_archive(tmp_path / "c.sqlite", tmp_path / "two", jobs=1)
+    assert (report.imported, report.refused) == (2, [])
+    missing = qubic("book", "export", str(archive / "b.sqlite"), str(tmp_path / "none"), "moves:5")
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "is not in" in missing.stderr
+    assert not (tmp_path / "none").exists()
 
 
 def _damage(folder: Path) -> str:
@@ -168,10 +185,17 @@ def test_the_weak_opening_s_settled_replies_import_verified_and_settle_it_with_t
     book = tmp_path / "weak.sqlite"
     report = import_archive(book, weak, jobs=2)
     assert not report.stopped
+    archived = {format_patashnik(parse_patashnik(e["position"])) for e in read_index(weak)["entries"]}
     with OpeningBook.open(book) as b:
-        for reply in (60, 12):
-            assert b.lookup(parse_position(f"moves:1,{reply}")).value == "win"
+        for position in archived:
+            assert b.lookup(parse_patashnik(position)).value == "win"
     import_archive(book, shipped_archive(), jobs=2, verify=False)
+    replies = {}  # O's replies to X's weak opening 1, one of each class up to symmetry
+    for reply in range(64):
+        if reply != 1:
+            replies.setdefault(canonical_key(parse_position(f"moves:1,{reply}"))[:2], reply)
     with OpeningBook.open(book) as b:
-        assert b.lookup(parse_position("moves:1")).value == "open"  # replies 22 and 26 are not settled yet
-        assert [b.lookup(parse_position(f"moves:1,{r}")).value for r in (22, 26)] == ["open", "open"]
+        values = [b.lookup(parse_position(f"moves:1,{reply}")).value for reply in replies.values()]
+        weak = b.lookup(parse_position("moves:1")).value
+    assert len(values) == 23 and set(values) <= {"win", "open"}
+    assert weak == ("loss" if all(v == "win" for v in values) else "open")

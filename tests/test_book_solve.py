@@ -18,8 +18,7 @@ from qubic_logic.bench.interrupts import ctrl_c_as_in_a_terminal
 from qubic_logic.book import OpeningBook
 from qubic_logic.book.archive import export_archive, import_archive, read_index
 from qubic_logic.book.prooftree import ProofTree, evaluate
-from qubic_logic.book.store import SCHEMA_VERSION
-from qubic_logic.book.treestatus import tree_status
+from qubic_logic.book.store import SCHEMA_VERSION, canonical_key
 from qubic_logic.book.twolevel import SearchPlan, solve_in_book
 from qubic_logic.book.verify import verify_book
 from qubic_logic.executor import make_executor
@@ -192,8 +191,41 @@ def test_a_leaf_back_unsettled_gets_more_from_its_table_then_is_expanded(tmp_pat
                                        "GROUP BY 1"))
         tree = ProofTree()
         tree.load(book.db)
+        tables = book.saved_tables()
     assert budgets == {0: 5_000, 1: 20_000}
     assert sum(not n.leaf and n.x_to_move for n in tree.nodes.values()) > 0  # leaves that had 25,000 nodes
+    # the root settled: no table is left, the ones of the expanded leaves deleted with the rest
+    assert tables == (0, 0) and report.pruned_tables > 0 and report.pruned_bytes > 0
+
+
+def test_several_roots_share_the_workers_equally(tmp_path):
+    path = tmp_path / "b.sqlite"
+    other = "1-2,22-52,27"  # O to move, another opening: 59 replies, each an X win in a few thousand nodes
+    report = solve_in_book(path, [parse_position(SMALL), parse_position(other)], jobs=1,
+                           plan=SearchPlan(job_nodes=5_000))
+    assert [r.value for r in report.results] == ["loss", "loss"]
+    with sqlite3.connect(path) as db:
+        jobs = db.execute("SELECT root, nodes FROM tree_jobs WHERE kind = 'search' ORDER BY id").fetchall()
+    roots = [root for root, _ in jobs]
+    both_open = min(len(roots) - roots[::-1].index(r) for r in set(roots))  # jobs until one root's last
+    assert len(set(roots)) == 2 and both_open > 2
+    had = dict.fromkeys(roots, 0)
+    for root, nodes in jobs[:both_open]:  # one worker: each job started after the one before ended
+        assert had[root] == min(had.values()), (root, had)  # the root with the fewest nodes took the job
+        had[root] += nodes
+
+
+def test_a_stopped_search_keeps_the_tables_of_its_open_leaves_only(tmp_path):
+    path = tmp_path / "b.sqlite"
+    report = solve_in_book(path, [parse_position(SMALL)], jobs=1, plan=SearchPlan(job_nodes=2_000, growth=2),
+                           time_limit=4)
+    assert report.stopped == "time limit" and report.results[0].value is None
+    with OpeningBook.open(path) as book:
+        tree = ProofTree()
+        tree.load(book.db)
+        kept = {(x % 2**64, o % 2**64) for x, o in book.db.execute("SELECT x, o FROM tables")}
+    open_leaves = tree.open_leaves([tree.nodes[canonical_key(parse_position(SMALL))[:2]]])
+    assert kept and kept <= open_leaves
 
 
 @pytest.mark.slow

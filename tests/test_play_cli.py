@@ -47,11 +47,12 @@ class Tmux:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-t", "play", "-p", "-J", "-S", "-3000")
 
-    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+    def wait_for(self, text: str, timeout: float = 30.0, times: int = 1, at_end: bool = False) -> str:
+        """The screen once ``text`` is on it ``times`` times (and, ``at_end``, is its last text)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             screen = self.screen()
-            if text in screen:
+            if screen.count(text) >= times and (not at_end or screen.rstrip().endswith(text.rstrip())):
                 return screen
             time.sleep(0.1)
         raise AssertionError(f"{text!r} did not appear; screen:\n{self.screen()}")
@@ -208,10 +209,11 @@ def test_terminal_play_draws_the_board_once_a_turn_and_says_each_error_once(tmp_
         term.wait_for("cell 21 is already taken by X")
         term.send(f"load {saved}")
         term.wait_for(f"loaded 3 moves from {saved} (moves: 1-2,22); O to move")
-        screen = term.wait_for("X (human) to move> ", timeout=30)
+        term.wait_for("O (greedy) plays", times=2)  # its reply to the loaded game, then the board and prompt
+        term.wait_for("X (human) to move> ", at_end=True)
         term.send(".444")  # a move in HP-67's notation: the board and answers follow it
-        screen = term.wait_for("plays .", timeout=30)
-        screen = term.wait_for("X (human) to move> ", timeout=30)
+        term.wait_for("O (greedy) plays .", times=1)
+        screen = term.wait_for("X (human) to move> ", at_end=True)
     finally:
         term.close()
     lines = screen.splitlines()

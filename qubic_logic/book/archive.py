@@ -10,7 +10,10 @@ an open one with the nodes, time and the root's proof and disproof numbers
 its searches reached. The archive is written whole to a temporary folder
 beside ``DIR`` and renamed into place; ``DIR`` must be new, empty, or an
 archive, and only the files of the archive it replaces are deleted
-(:mod:`~qubic_logic.book.archive_folder`).
+(:mod:`~qubic_logic.book.archive_folder`). ``qubic book export BOOK DIR
+POSITION...`` writes only the positions named (each up to symmetry): the
+settled replies of a long search, say, while its other positions stay in the
+book.
 
 ``qubic book import BOOK DIR`` trusts nothing in the archive. The index is
 checked whole against its schema before anything is written
@@ -65,9 +68,10 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Callable
 
-from ..errors import DataFormatError
+from ..errors import DataFormatError, QubicError
 from ..executor import Executor, make_executor
 from ..notation import format_patashnik
 from ..position import Position
@@ -116,16 +120,19 @@ def _entry_json(book: OpeningBook, e: BookEntry, proof: str | None, digest: str 
     return item
 
 
-def export_archive(book_path: str | os.PathLike, folder: str | os.PathLike) -> ExportReport:
-    """Write ``book_path``'s positions and proofs to ``folder``, a new or empty folder or an archive
-    replaced as a whole (:func:`~qubic_logic.book.archive_folder.export_target`); see the module docstring."""
+def export_archive(book_path: str | os.PathLike, folder: str | os.PathLike,
+                   positions: Sequence[Position] | None = None) -> ExportReport:
+    """Write ``book_path``'s positions and proofs (only those of ``positions`` when given, each one up to
+    symmetry) to ``folder``, a new or empty folder or an archive replaced as a whole
+    (:func:`~qubic_logic.book.archive_folder.export_target`); see the module docstring."""
     real, old = export_target(folder, book_path)
     report = ExportReport(os.fspath(folder))
     with OpeningBook.open(book_path, check=True) as book:
+        chosen = None if positions is None else _chosen(book, book_path, positions)
         work = new_work_folder(real)
         try:
             items = []
-            for e in book.entries():
+            for e in book.entries() if chosen is None else chosen:
                 proof = digest = None
                 if e.how == "solved" and e.value in ("win", "loss") and e.strategy_text:
                     proof = proof_file(e.position)
@@ -146,6 +153,18 @@ def export_archive(book_path: str | os.PathLike, folder: str | os.PathLike) -> E
             discard(work)
     report.kept = None if kept is None else str(kept)
     return report
+
+
+def _chosen(book: OpeningBook, book_path: str | os.PathLike, positions: Sequence[Position]) -> list[BookEntry]:
+    """The entries of ``positions``, fewest stones first; a position the book does not hold is an error."""
+    entries = {}
+    for position in positions:
+        entry = book.get(position)
+        if entry is None:
+            raise QubicError(f"{position_name(position)} is not in {os.fspath(book_path)}; expected positions the "
+                             "book holds (qubic book show BOOK POSITION tells)")
+        entries[canonical_key(position)[:2]] = entry
+    return sorted(entries.values(), key=lambda e: (e.position.count, canonical_key(e.position)[:2]))
 
 
 @dataclass

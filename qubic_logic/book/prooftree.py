@@ -351,6 +351,21 @@ class ProofTree:
             stack.extend(n.parents)
         return False
 
+    def open_leaves(self, roots: list[Node]) -> set[Key]:
+        """The open leaves below ``roots``, reached through open nodes: the ones a search may still give a job."""
+        leaves: set[Key] = set()
+        stack, seen = [r for r in roots if not r.settled], set()
+        while stack:
+            n = stack.pop()
+            if n.key in seen:
+                continue
+            seen.add(n.key)
+            if n.edges is None:
+                leaves.add(n.key)
+            else:
+                stack.extend(c for _, _, c in n.edges if not c.settled)
+        return leaves
+
     # ------------------------------------------------------------------ the book's tables
 
     def load(self, db: sqlite3.Connection) -> None:

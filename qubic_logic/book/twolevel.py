@@ -28,9 +28,15 @@ job before it counts: the root's entry is then settled by its own search
 (``how`` ``solved``), so ``qubic book export`` writes its proof as one file.
 
 **Several roots at once.** The positions given are searched together: a free
-worker takes the most-proving leaf of the first one still open that has a leaf
-to give, so the first one gets the workers first and the easy ones do not wait
-behind a hard one.
+worker takes the most-proving leaf of the open root that has had the fewest
+nodes so far (its finished jobs' and the budgets of its running ones, over
+every run), so each open root gets an equal share of the workers: an easy one
+settles while a hard one goes on, and a root added later catches up.
+
+**Saved tables are pruned.** A leaf back unsettled keeps its search table in
+the book for its next job. When the leaf is expanded, settled, or no longer
+below an open root (of this run or an earlier one), the table is deleted: at
+the start and end of a run, when a root settles, and every ten minutes.
 
 **Every stop is a pause.** Each job's start and result is one SQLite
 transaction (with the nodes, edges and numbers it changed), so the master
@@ -69,7 +75,7 @@ from ..strategy.dictionary import StrategyDictionary
 from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, propagated, settle_upwards
 from .leafjobs import CheckOutcome, LeafOutcome, LeafSearch, ProofCheck, run_job
 from .prooftree import EPSILON, Choice, Node, ProofTree, numbers_of_value
-from .store import BookEntry, OpeningBook, _now, _signed, canonical_key, position_name
+from .store import BookEntry, OpeningBook, _now, _signed, _unsigned, canonical_key, position_name
 
 DEFAULT_JOB_NODES = 1_000_000
 DEFAULT_GROWTH = 4
@@ -77,6 +83,7 @@ LOST_TRIES = 3  # a leaf whose job is lost this often in one run (its worker kil
 GRACE = 60.0  # seconds for the running jobs to hand in what they have after Ctrl-C or the time limit
 POLL = 0.2
 TRACE_EVERY = 10.0  # seconds between samples of the root's numbers while they stay the same
+PRUNE_EVERY = 600.0  # seconds between two deletions of the saved tables no job will go on from
 Progress = Callable[["SolveReport"], None]
 
 
@@ -155,6 +162,8 @@ class SolveReport:
     stopped: str | None = None  # None, 'interrupted', 'time limit', 'disk full'
     why: str = ""  # what could not be written, when the disk was full
     verifying: bool = False  # the root is proven, its proof being verified
+    pruned_tables: int = 0  # saved tables deleted: their leaf expanded, settled or no longer below an open root
+    pruned_bytes: int = 0
     results: list[RootResult] = field(default_factory=list)
 
     @property
@@ -231,13 +240,14 @@ class Running(NamedTuple):
     node: Node
     kind: str  # search | verify
     root: RootRun
+    budget: int = 0  # nodes
 
 
 class Master:
     """The master of one run: the tree, the stream of jobs, and the book they are stored in.
 
-    The roots are searched at once, in their order: a free worker takes the
-    most-proving leaf of the first open root that has one to give.
+    The roots are searched at once, in equal shares: a free worker takes the
+    most-proving leaf of the open root that has had the fewest nodes (:meth:`_share`).
     """
 
     def __init__(self, book: OpeningBook, plan: SearchPlan, stream: UnitStream, report: SolveReport,
@@ -253,6 +263,7 @@ class Master:
         self.shown = 0.0
         self.wrapped: set[int] = set()
         self.looked_at = -1  # settled jobs when running jobs were last checked for use
+        self.pruned = -PRUNE_EVERY  # when saved tables were last pruned (time.monotonic())
         with self._writing():
             self.db.execute("UPDATE tree_jobs SET state = 'lost', note = 'the search stopped while it ran', "
                             "finished_at = ? WHERE state = 'running'", (time.time(),))
@@ -361,15 +372,18 @@ class Master:
                                   "started_at) VALUES (?, ?, ?, 'search', 'running', ?, ?, ?, ?)",
                                   (run.rid, _signed(node.key[0]), _signed(node.key[1]), budget, table is not None,
                                    self.stream.running.get(job), time.time())).lastrowid
-        self.jobs[job] = Running(row, node, "search", run)
+        self.jobs[job] = Running(row, node, "search", run, budget)
+
+    def _share(self, run: RootRun) -> int:
+        """The nodes ``run``'s root has had: its finished jobs' over every run, and its running jobs' budgets."""
+        return run.result.nodes + sum(job.budget for job in self.jobs.values() if job.root is run)
 
     def _fill(self, runs: list[RootRun]) -> None:
-        """Hand a job to every free worker: the first open root's most-proving leaf, else the next root's."""
+        """Hand a job to every free worker: the most-proving leaf of the open root with the smallest share
+        (the next one when it has no leaf to give)."""
         started = time.monotonic()
         while self.stream.free() > 0:
-            for run in runs:
-                if run.node.settled:
-                    continue
+            for run in sorted((run for run in runs if not run.node.settled), key=self._share):
                 leaf = self._next_leaf(run.node)
                 if leaf is not None:
                     self._submit(leaf, run)
@@ -491,6 +505,27 @@ class Master:
                 self.wrapped.add(job)
                 self.stream.wrap_up([job])
 
+    def _prune_tables(self, force: bool = False) -> None:
+        """Delete the saved tables of tree nodes no job will go on from: expanded, settled, or below no
+        open root (of this run or another); at most every :data:`PRUNE_EVERY` seconds unless ``force``."""
+        now = time.monotonic()
+        if not force and now - self.pruned < PRUNE_EVERY:
+            return
+        self.pruned = now
+        started = now
+        roots = [self.tree.nodes[key] for key in (
+            (_unsigned(x), _unsigned(o)) for x, o in self.db.execute("SELECT x, o FROM tree_roots WHERE verdict IS NULL"))
+            if key in self.tree.nodes]
+        wanted = self.tree.open_leaves(roots)
+        stale = [(x, o, size) for x, o, size in self.db.execute("SELECT x, o, length(blob) FROM tables")
+                 if (key := (_unsigned(x), _unsigned(o))) in self.tree.nodes and key not in wanted]
+        if stale:
+            with self._writing():
+                self.db.executemany("DELETE FROM tables WHERE x = ? AND o = ?", [(x, o) for x, o, _ in stale])
+            self.report.pruned_tables += len(stale)
+            self.report.pruned_bytes += sum(size for _, _, size in stale)
+        self.report.master_seconds += time.monotonic() - started
+
     def _show(self, runs: list[RootRun], force: bool = False) -> None:
         now = time.monotonic()
         if self.progress is None or (not force and now - self.shown < 0.5):
@@ -556,10 +591,12 @@ class Master:
                 for outcome in self.stream.poll(POLL):
                     self._handle(outcome)
                 self._drop_useless(runs)
+                self._prune_tables()
                 self._show(runs)
             with self._writing():
                 for run in runs:
                     self._sample(run, force=True)
+            self._prune_tables(force=True)
         except NoRoom as exc:
             self._no_room(exc)
         for run in runs:
@@ -627,6 +664,7 @@ class Master:
             settle_upwards(self.book, [run.node.key])
         run.result.value, run.result.verdict, run.result.proof_size = entry.value, verdict, entry.proof_size
         run.ended = time.monotonic()
+        self._prune_tables(force=True)  # its open leaves' tables
 
 
 def _proof_text(entry: BookEntry) -> str:
@@ -649,7 +687,7 @@ def solve_in_book(
     time_limit: float | None = None,
 ) -> SolveReport:
     """Settle ``positions`` in the book at ``path`` (created if absent): searched at once, a free worker taking
-    a leaf of the first one open that has a leaf to give; see the module docstring. The same call after any
+    each open one has an equal share of the workers; see the module docstring. The same call after any
     stop goes on where it ended."""
     plan = plan or SearchPlan()
     if not positions:

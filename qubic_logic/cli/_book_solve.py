@@ -94,6 +94,9 @@ def run_solve(args: argparse.Namespace) -> int:
         f"{report.open_jobs:,} came back open, {report.lost:,} lost), {report.nodes:,} nodes in "
         f"{report.seconds:,.1f} s on {counted(report.workers, f'{report.executor} worker')}; the master's own work "
         f"{report.master_seconds * 1000 / jobs:,.1f} ms per job; verifying proofs {report.verify_seconds:,.1f} s")
+    if report.pruned_tables:
+        say(f"  {counted(report.pruned_tables, 'saved table')} deleted ({report.pruned_bytes / 1e6:,.1f} MB): "
+            "their leaves were expanded, settled or below no open position")
     left = len(positions) - sum(r.settled for r in report.results)
     state = {None: "complete: every position given is settled" if not left else
              f"stopped: {counted(left, 'position')} open",

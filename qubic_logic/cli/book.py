@@ -211,7 +211,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    report = export_archive(args.book, args.folder)
+    report = export_archive(args.book, args.folder, args.positions or None)
     print(f"{report.folder}: {report.entries:,} positions, {report.proofs:,} proof files ({report.bytes:,} bytes); "
           f"import them into a book with: qubic book import BOOK {report.folder}")
     if report.kept:
@@ -290,6 +290,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("book", metavar="BOOK", help="the opening book (an SQLite file made by qubic book build)")
     e.add_argument("folder", metavar="DIR", help="the archive folder: new, empty, or an archive to replace as a "
                                                   "whole (a folder holding anything else is refused)")
+    e.add_argument("positions", nargs="*", type=_position, metavar="POSITION",
+                   help="write only these positions (each up to symmetry; default: every position of the book)")
     e.set_defaults(func=run_export)
 
     i = books.add_parser("import", help="verify an archive's proofs and add them to a book (values propagate)")
