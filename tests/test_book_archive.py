@@ -180,22 +180,23 @@ def test_the_shipped_book_verifies():
     assert len(lines) - 1 == sum(e["value"] in ("win", "loss") for e in index["entries"])
 
 
-def test_the_weak_opening_s_settled_replies_import_verified_and_settle_it_with_the_shipped_book(tmp_path):
-    weak = shipped_archive().parent / "weak-opening"
-    book = tmp_path / "weak.sqlite"
-    report = import_archive(book, weak, jobs=2)
-    assert not report.stopped
-    archived = {format_patashnik(parse_patashnik(e["position"])) for e in read_index(weak)["entries"]}
-    with OpeningBook.open(book) as b:
-        for position in archived:
-            assert b.lookup(parse_patashnik(position)).value == "win"
+def test_the_shipped_book_settles_the_weak_opening_and_its_hardest_replies_import_verified(tmp_path):
+    book = tmp_path / "all.sqlite"
     import_archive(book, shipped_archive(), jobs=2, verify=False)
     replies = {}  # O's replies to X's weak opening 1, one of each class up to symmetry
     for reply in range(64):
         if reply != 1:
             replies.setdefault(canonical_key(parse_position(f"moves:1,{reply}"))[:2], reply)
     with OpeningBook.open(book) as b:
-        values = [b.lookup(parse_position(f"moves:1,{reply}")).value for reply in replies.values()]
+        entries = {reply: b.lookup(parse_position(f"moves:1,{reply}")) for reply in replies.values()}
         weak = b.lookup(parse_position("moves:1")).value
-    assert len(values) == 23 and set(values) <= {"win", "open"}
-    assert weak == ("loss" if all(v == "win" for v in values) else "open")
+    assert len(entries) == 23 and {e.value for e in entries.values()} <= {"win", "open"}
+    assert weak == ("loss" if all(e.value == "win" for e in entries.values()) else "open")  # settled by its replies
+    # the four replies that took the most nodes, exported alone from the book, import with their proofs verified
+    hard = sorted(entries, key=lambda r: entries[r].entry.nodes)[-4:]
+    done = qubic("book", "export", str(book), str(tmp_path / "hard"), *(f"moves:1,{r}" for r in hard))
+    assert done.returncode == 0, done.stderr
+    report = import_archive(tmp_path / "hard.sqlite", tmp_path / "hard", jobs=2)
+    assert not report.refused and report.imported == sum(entries[r].value == "win" for r in hard)
+    with OpeningBook.open(tmp_path / "hard.sqlite") as b:
+        assert [b.lookup(parse_position(f"moves:1,{r}")).value for r in hard] == [entries[r].value for r in hard]

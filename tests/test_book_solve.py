@@ -204,6 +204,9 @@ def test_several_roots_share_the_workers_equally(tmp_path):
     report = solve_in_book(path, [parse_position(SMALL), parse_position(other)], jobs=1,
                            plan=SearchPlan(job_nodes=5_000))
     assert [r.value for r in report.results] == ["loss", "loss"]
+    # a root's time is the wall clock while one of its jobs ran: on one worker, the two add up to the run's
+    assert all(r.seconds > 0 for r in report.results)
+    assert sum(r.seconds for r in report.results) <= report.seconds
     with sqlite3.connect(path) as db:
         jobs = db.execute("SELECT root, nodes FROM tree_jobs WHERE kind = 'search' ORDER BY id").fetchall()
     roots = [root for root, _ in jobs]

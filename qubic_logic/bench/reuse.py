@@ -25,7 +25,8 @@ from ..proof.solve import solve
 from ..strategy.verify import verify
 
 CORNER_REPLIES = (1, 3, 5, 6, 7, 15, 21, 22, 23, 27, 31, 63)
-WEAK_REPLIES = (2, 4, 5, 6, 7, 13, 14, 20, 23, 24, 28, 29, 30, 31, 61, 62, 0, 21, 25, 60)  # settled; 12, 22, 26 open
+# one df-pn search settles each of these replies to the weak opening (not 12, 22 and 26)
+WEAK_REPLIES = (2, 4, 5, 6, 7, 13, 14, 20, 23, 24, 28, 29, 30, 31, 61, 62, 0, 21, 25, 60)
 MEMORY_MB = 3000
 
 

@@ -1,8 +1,10 @@
 """The two-level search (``qubic book solve``) against ``qubic book build``, and the two-level search's options.
 
-The positions are the replies to X's weak opening (cell 1) that the shipped
-book settles (19 of O's 23 reply classes, read from its archive), each
-settled in one run each way, in fresh books:
+The positions are the replies to X's weak opening (cell 1) that one df-pn
+settled in the shipped book (19 of O's 23 reply classes, read from its
+archive: the entries a build settled carry its budget; the other four were
+settled by the two-level search), each settled in one run each way, in fresh
+books:
 
 * **nodes in all**: ``book build`` of each reply in a book of its own (one
   df-pn per reply, in rounds of growing budgets, as ``qubic book build
@@ -42,11 +44,12 @@ OPTION_NODES = 1_000_000  # the options are measured on the first replies above 
 
 def settled_replies() -> list[tuple[int, Position, int]]:
     """``(O's reply, the position after it, nodes its shipped search took)`` of every reply to X's weak
-    opening that the shipped book settles by its own search, fewest nodes first."""
+    opening that a build (one df-pn each, within a budget) settled in the shipped book, fewest nodes first."""
     opening = Position.from_cells([WEAK])
     replies = {position_name(Position(*key)): (move, Position(*key)) for key, move in children(opening).items()}
     found = [(*replies[e["position"]], e["nodes"]) for e in read_index(shipped_archive())["entries"]
-             if e["position"] in replies and e["value"] == "win" and e["how"] == "solved"]
+             if e["position"] in replies and e["value"] == "win" and e["how"] == "solved"
+             and e["budget"] is not None]
     return sorted(found, key=lambda r: r[2])
 
 

@@ -1,8 +1,8 @@
 """The root's proof and disproof numbers over a search, for the replies a book searches: a CSV and a plot.
 
 ``python -m qubic_logic.book.trace OUT.png [POSITION ...] [--time-limit S] [--csv FILE]``
-solves each position (default: the replies to X's weak opening that the
-book leaves open, 12, 22 and 26, and two it settles, 7 and 2) with
+solves each position (default: the replies to X's weak opening that one
+df-pn search leaves open, 12, 22 and 26, and two it settles, 7 and 2) with
 :func:`~qubic_logic.proof.solve.solve`, one after the other, sampling the
 root's numbers about four times a second, and draws proof number and
 disproof number against nodes (log scales): a settled search's proof number

@@ -48,7 +48,7 @@ class RootStatus:
     nodes: int = 0
     search_seconds: float = 0.0  # the jobs' own, summed
     verify_seconds: float = 0.0
-    seconds: float = 0.0  # wall clock the search has run, over every run
+    seconds: float = 0.0  # wall clock while one of its jobs ran, over every run
     proof_size: int | None = None
     samples: list[Sample] = field(default_factory=list)
 

@@ -217,11 +217,12 @@ class RootRun:
     node: Node
     rid: int
     result: RootResult
-    seconds_before: float  # of the runs before this one
-    started: float
+    seconds_before: float  # the wall clock during which it had a job running, in the runs before this one
     last_sample: tuple[float, int, int] = (0.0, -1, -1)
     check: int | None = None  # the row of the job verifying its proof, while it runs
     ended: float | None = None  # when it was settled, in this run
+    running: int = 0  # its jobs running now
+    busy_since: float | None = None  # since when it has had a job running (time.monotonic())
 
     @property
     def done(self) -> bool:
@@ -229,8 +230,19 @@ class RootRun:
 
     @property
     def seconds(self) -> float:
-        """The wall-clock time it has been searched (this run's until it was settled)."""
-        return self.seconds_before + (self.ended or time.monotonic()) - self.started
+        """The wall-clock time it has been searched: while at least one of its jobs ran, over every run."""
+        return self.seconds_before + (time.monotonic() - self.busy_since if self.busy_since is not None else 0.0)
+
+    def job_started(self) -> None:
+        if not self.running:
+            self.busy_since = time.monotonic()
+        self.running += 1
+
+    def job_ended(self) -> None:
+        self.running -= 1
+        if not self.running and self.busy_since is not None:
+            self.seconds_before += time.monotonic() - self.busy_since
+            self.busy_since = None
 
 
 class Running(NamedTuple):
@@ -373,6 +385,7 @@ class Master:
                                   (run.rid, _signed(node.key[0]), _signed(node.key[1]), budget, table is not None,
                                    self.stream.running.get(job), time.time())).lastrowid
         self.jobs[job] = Running(row, node, "search", run, budget)
+        run.job_started()
 
     def _share(self, run: RootRun) -> int:
         """The nodes ``run``'s root has had: its finished jobs' over every run, and its running jobs' budgets."""
@@ -407,6 +420,7 @@ class Master:
     def _take(self, outcome: Outcome) -> None:
         running = self.jobs.pop(outcome.job)
         node, run = running.node, running.root
+        run.job_ended()
         self.wrapped.discard(outcome.job)
         if outcome.kind == "lost":
             self.report.lost += 1
@@ -513,9 +527,9 @@ class Master:
             return
         self.pruned = now
         started = now
-        roots = [self.tree.nodes[key] for key in (
-            (_unsigned(x), _unsigned(o)) for x, o in self.db.execute("SELECT x, o FROM tree_roots WHERE verdict IS NULL"))
-            if key in self.tree.nodes]
+        keys = [(_unsigned(x), _unsigned(o)) for x, o in
+                self.db.execute("SELECT x, o FROM tree_roots WHERE verdict IS NULL")]
+        roots = [self.tree.nodes[key] for key in keys if key in self.tree.nodes]
         wanted = self.tree.open_leaves(roots)
         stale = [(x, o, size) for x, o, size in self.db.execute("SELECT x, o, length(blob) FROM tables")
                  if (key := (_unsigned(x), _unsigned(o))) in self.tree.nodes and key not in wanted]
@@ -552,15 +566,27 @@ class Master:
             x, o = root.key
             self.db.execute("INSERT OR IGNORE INTO tree_roots (x, o, position, added_at) VALUES (?, ?, ?, ?)",
                             (_signed(x), _signed(o), root.name, _now()))
-            rid, seconds = self.db.execute("SELECT id, seconds FROM tree_roots WHERE x = ? AND o = ?",
-                                           (_signed(x), _signed(o))).fetchone()
+            rid = self.db.execute("SELECT id FROM tree_roots WHERE x = ? AND o = ?",
+                                  (_signed(x), _signed(o))).fetchone()[0]
         nodes, jobs = self.db.execute("SELECT coalesce(sum(nodes), 0), count(*) FROM tree_jobs WHERE root = ? AND "
                                       "kind = 'search' AND state = 'done'", (rid,)).fetchone()
-        run = RootRun(root, rid, RootResult(root.name, jobs=jobs, nodes=nodes), seconds, time.monotonic())
+        run = RootRun(root, rid, RootResult(root.name, jobs=jobs, nodes=nodes), self._searched(rid))
         if not self.db.execute("SELECT count(*) FROM tree_trace WHERE root = ?", (rid,)).fetchone()[0]:
             with self._writing():
                 self._sample(run, force=True)  # where it starts from
         return run
+
+    def _searched(self, rid: int) -> float:
+        """The wall clock during which root ``rid`` had a job running, over every run so far (the union of
+        its finished jobs' spans)."""
+        total, end = 0.0, None
+        for start, finish in self.db.execute("SELECT started_at, finished_at FROM tree_jobs WHERE root = ? AND "
+                                             "finished_at IS NOT NULL ORDER BY started_at", (rid,)):
+            if end is None or start > end:
+                total, end = total + finish - start, finish
+            elif finish > end:
+                total, end = total + finish - end, finish
+        return total
 
     def run(self, positions: list[Position]) -> None:
         """Search the roots of ``positions`` until each is settled (and its proof verified) or the run stops."""
@@ -639,6 +665,7 @@ class Master:
                                         (run.rid, _signed(root.key[0]), _signed(root.key[1]),
                                          self.stream.running.get(job), time.time())).lastrowid
         self.jobs[job] = Running(run.check, root, "verify", run)
+        run.job_started()
 
     def _checked(self, run: RootRun, row: int, outcome: CheckOutcome) -> None:
         with self._writing():
