@@ -70,7 +70,9 @@
 enum { F_USED = 1, F_PASS = 2 /* a defender's turn whose pass was searched (pass_zone) */ };
 /* K_ZONE: an attacker's turn proven by the zone of the proof after the defender's pass at
  * its parent (pass_zone); its own proof tree is searched only when a strategy is extracted. */
-enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST, K_ZONE };
+/* K_KNOWN: an attacker's turn among qd_options.known; its known move is played when a
+ * strategy is extracted. */
+enum { K_NONE = 0, K_WIN, K_FORCED, K_BLOCK, K_MOVE, K_DOUBLE, K_LOST, K_ZONE, K_KNOWN };
 
 typedef struct {
     qc_mask a, d;
@@ -131,6 +133,8 @@ struct qd_search {
     qc_mask first_a, first_d; /* and the canonical position after it */
     zone_slot *zones;         /* opt.pass_node_limit: the zones found (a == d == 0: empty slot) */
     uint64_t pass_searches, pass_proofs, zone_proofs;
+    qv_map known;             /* opt.known: canonical position -> its known move */
+    uint64_t known_proofs;
 };
 
 static double now(void)
@@ -298,6 +302,12 @@ static int leaf(qd_search *s, qc_mask a, qc_mask d, qc_mask theirs, qc_forced_wi
     return r->length > 0;
 }
 
+/* The known winning move at canonical (a, d) (qd_options.known), or -1. */
+static int known_move(const qd_search *s, qc_mask a, qc_mask d)
+{
+    return s->known.count ? qv_map_get(&s->known, a, d) : -1;
+}
+
 static void settle(node_t *n, int won, int kind)
 {
     n->pn = won ? 0 : INF;
@@ -325,6 +335,10 @@ static void evaluate(qd_search *s, qc_mask a, qc_mask d, int attacker, int force
             return settle(n, 1, K_WIN);
         if ((theirs & (theirs - 1)) || !empty)
             return settle(n, 0, K_LOST);
+        if (known_move(s, a, d) >= 0) {
+            s->known_proofs++;
+            return settle(n, 1, K_KNOWN);
+        }
         qc_forced_win_result r;
         if (forced > 0)
             return settle(n, 1, K_FORCED);
@@ -793,6 +807,21 @@ qd_search *qd_new(qc_mask a, qc_mask d, const qd_options *opt)
         return NULL;
     }
     s->bucket_mask = buckets - 1;
+    if (s->opt.known_count) {
+        if (qv_map_init(&s->known, s->opt.known_count) != 0) {
+            qd_free(s);
+            return NULL;
+        }
+        for (size_t i = 0; i < s->opt.known_count; i++) {
+            const qd_entry *k = &s->opt.known[i];
+            if (k->move < QC_CELLS && !((k->a | k->d) >> k->move & 1) && qv_map_put(&s->known, k->a, k->d, k->move) < 0) {
+                qd_free(s);
+                return NULL;
+            }
+        }
+    }
+    s->opt.known = NULL; /* the caller's array need not outlive qd_new */
+    s->opt.known_count = 0;
     if (s->opt.pass_node_limit && !(s->zones = calloc((size_t)1 << ZONE_CACHE_LOG2, sizeof *s->zones))) {
         qd_free(s);
         return NULL;
@@ -817,6 +846,7 @@ void qd_free(qd_search *s)
         return;
     free(s->tt);
     free(s->zones);
+    qv_map_free(&s->known);
     qc_tt_free(s->leaf_tt);
     free(s);
 }
@@ -836,6 +866,8 @@ static int root_move(qd_search *s, const node_t *root)
         qc_forced_win(s->root_a, s->root_d, &o, &r);
         return r.length > 0 ? r.seq[0] : -1;
     }
+    if (root->pn == 0 && root->kind == K_KNOWN && known_move(s, s->ra, s->rd) >= 0)
+        return qc_transform(back)[known_move(s, s->ra, s->rd)];
     if (root->pn == 0 && root->best != NO_MOVE)
         return qc_transform(back)[root->best];
     if (root->dn == 0 && root->kind == K_LOST)
@@ -893,6 +925,7 @@ int qd_run(qd_search *s, qd_result *out)
     out->pass_searches = s->pass_searches;
     out->pass_proofs = s->pass_proofs;
     out->zone_proofs = s->zone_proofs;
+    out->known_proofs = s->known_proofs;
     return out->status;
 }
 
@@ -1008,6 +1041,10 @@ typedef struct {
 static int proven(qd_search *s, qc_mask a, qc_mask d, node_t *n)
 {
     get(s, a, d, 0, n);
+    if (n->pn == 0 && n->kind == K_KNOWN && known_move(s, a, d) < 0) {
+        evaluate(s, a, d, 1, 0, n, NULL); /* known to a search whose table was saved, not to this one */
+        put(s, a, d, n);
+    }
     if (n->pn == 0 && n->kind == K_ZONE) { /* proven by a pass proof's zone: search its own tree */
         evaluate(s, a, d, 1, 0, n, NULL);
         put(s, a, d, n);
@@ -1034,7 +1071,9 @@ static uint32_t tree_size(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
         return BIG;
     const int attacker = is_attacker(s, a, d);
     uint64_t size = 0;
-    if (!(n.kind == K_WIN || n.kind == K_FORCED || n.kind == K_DOUBLE)) {
+    if (n.kind == K_KNOWN) {
+        size = 1; /* its proof is shared with the proof it came from */
+    } else if (!(n.kind == K_WIN || n.kind == K_FORCED || n.kind == K_DOUBLE)) {
         kid_t kids[QC_CELLS];
         const int k = children(a, d, attacker, kids);
         if (attacker) {
@@ -1084,6 +1123,14 @@ static int extract_attacker(qd_search *s, extraction_t *e, qc_mask a, qc_mask d)
         return -1;
     if (n.kind == K_WIN || n.kind == K_FORCED)
         return 0;
+    if (n.kind == K_KNOWN) { /* the known move, and its proof below, proved again where the table lacks it */
+        const int move = known_move(s, a, d);
+        qc_mask ka, kd;
+        qc_canonical(a | 1ULL << move, d, &ka, &kd);
+        if (add_entry(e, a, d, move) < 0)
+            return -1;
+        return extract_defender(s, e, ka, kd);
+    }
     kid_t kids[QC_CELLS];
     const int k = children(a, d, 1, kids);
     int choice = -1;

@@ -33,6 +33,13 @@ typedef struct {
     uint32_t pn, dn;    /* the root's proof and disproof numbers */
 } qd_progress;
 
+/* A strategic move of the extracted proof: canonical (attacker, defender) masks and the
+ * attacker's move in that frame. */
+typedef struct qd_entry {
+    qc_mask a, d;
+    uint8_t move;
+} qd_entry;
+
 typedef struct {
     double time_limit;          /* seconds; 0 = none */
     uint64_t node_limit;        /* positions evaluated; 0 = none */
@@ -65,6 +72,12 @@ typedef struct {
      * search stops unsettled (QD_THRESHOLD) once the root's proof number reaches root_pn or its
      * disproof number root_dn. 0 = none. */
     uint32_t root_pn, root_dn;
+    /* Attacker's wins proven elsewhere (earlier proofs' strategic moves, canonical frames,
+     * as qd_extract gives them): such a position met at the attacker's turn is proven at
+     * once, and an extracted strategy plays its known move there and carries its proof
+     * below (proved again where a position of it is missing). Copied by qd_new. */
+    const struct qd_entry *known;
+    size_t known_count;
 } qd_options;
 
 #define QD_PASS_NODES 1000 /* the pass_node_limit and pass_work the Python module uses unless told */
@@ -87,14 +100,9 @@ typedef struct {
     uint64_t pass_searches;  /* searches after a defender's pass (pass_node_limit) */
     uint64_t pass_proofs;    /* of which won, with a zone */
     uint64_t zone_proofs;    /* defender replies proven by a pass proof's zone */
+    uint64_t known_proofs;   /* attacker's turns proven by a known win (qd_options.known) */
 } qd_result;
 
-/* A strategic move of the extracted proof: canonical (attacker, defender) masks and the
- * attacker's move in that frame. */
-typedef struct {
-    qc_mask a, d;
-    uint8_t move;
-} qd_entry;
 
 typedef struct qd_search qd_search;
 

@@ -3,7 +3,7 @@
  *
  *   solve(a, d, time_limit=0, node_limit=0, memory_mb=0, progress=None, extract=True,
  *         leaf_node_limit=0, first_move=-1, table=None, keep=0, pass_nodes=-1, pass_work=-1,
- *         weak_pns=0, pn_threshold=0, dn_threshold=0) -> dict
+ *         weak_pns=0, pn_threshold=0, dn_threshold=0, known=None) -> dict
  *       df-pn search of (a, d), `a` to move (dfpn.h). Releases the GIL while searching;
  *       progress(nodes, proof_number, disproof_number) is called about four times a
  *       second (with the GIL), and Ctrl-C (SIGINT in the main thread) or an exception in
@@ -12,7 +12,9 @@
  *       when the root is won and extract is true. `table`: a saved table (bytes) of an
  *       earlier search of the same root to go on from ("loaded": its entries); `keep_share`
  *       n > 0: when the root is not settled, "table" holds the most-worked 1/n of the entries
- *       in use (at least KEEP_AT_LEAST of them, or all), else None.
+ *       in use (at least KEEP_AT_LEAST of them, or all), else None. `known`: attacker's wins proven
+ *       elsewhere (bytes, 17 per entry: canonical a and d as little-endian uint64, the move), as
+ *       "entries" gives them; "known_proofs" counts the positions they proved.
  *   entry_bytes() -> bytes per transposition-table entry.
  *
  * Searches share nothing, so threads may solve at once.
@@ -21,10 +23,12 @@
 #include <Python.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "dfpn.h"
 
 #define KEEP_AT_LEAST 16384
+#define KNOWN_BYTES 17 /* a known win: a, d (little-endian uint64), move */
 
 typedef struct {
     PyThreadState *thread;
@@ -76,7 +80,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     static char *kwlist[] = {"a", "d", "time_limit", "node_limit", "memory_mb", "progress", "extract",
                              "leaf_node_limit", "first_move", "table", "keep_share", "pass_nodes", "pass_work", "weak_pns",
-                             "pn_threshold", "dn_threshold", NULL};
+                             "pn_threshold", "dn_threshold", "known", NULL};
     unsigned long long a, d, node_limit = 0, leaf_node_limit = 0;
     double time_limit = 0.0, memory_mb = 0.0;
     PyObject *progress = Py_None;
@@ -86,11 +90,32 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     long long pass_nodes = -1, pass_work = -1;
     int weak_pns = 0;
     unsigned long long pn_threshold = 0, dn_threshold = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*KLLiKK", kwlist, &a, &d, &time_limit, &node_limit,
+    Py_buffer known = {0};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "KK|dKdOpKiz*KLLiKKz*", kwlist, &a, &d, &time_limit, &node_limit,
                                      &memory_mb, &progress, &extract, &leaf_node_limit, &first_move, &saved,
-                                     &keep_share, &pass_nodes, &pass_work, &weak_pns, &pn_threshold, &dn_threshold))
+                                     &keep_share, &pass_nodes, &pass_work, &weak_pns, &pn_threshold, &dn_threshold,
+                                     &known))
         return NULL;
     PyObject *result = NULL;
+    qd_entry *wins = NULL;
+    size_t win_count = 0;
+    if (known.buf) {
+        if (known.len % KNOWN_BYTES) {
+            PyErr_SetString(PyExc_ValueError, "known: expected packed entries of 17 bytes each (a, d, move: '<QQB')");
+            goto done;
+        }
+        win_count = (size_t)known.len / KNOWN_BYTES;
+        if (win_count && !(wins = malloc(win_count * sizeof *wins))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        const unsigned char *p = known.buf;
+        for (size_t i = 0; i < win_count; i++, p += KNOWN_BYTES) {
+            memcpy(&wins[i].a, p, 8);
+            memcpy(&wins[i].d, p + 8, 8);
+            wins[i].move = p[16];
+        }
+    }
     if (a & d) {
         PyErr_SetString(PyExc_ValueError, "the masks overlap; each cell holds one mark");
         goto done;
@@ -113,6 +138,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     opt.weak_pns = weak_pns;
     opt.root_pn = pn_threshold >= QD_INFINITY ? 0 : (uint32_t)pn_threshold;
     opt.root_dn = dn_threshold >= QD_INFINITY ? 0 : (uint32_t)dn_threshold;
+    opt.known = wins;
+    opt.known_count = win_count;
     qd_search *s = qd_new(a, d, &opt);
     if (!s) {
         PyErr_NoMemory();
@@ -169,7 +196,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
     }
     const char *status = r.status == QD_WON ? "won" : r.status == QD_NOT_WON ? "not won" : "unknown";
     result = Py_BuildValue(
-        "{s:s,s:s,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:d,s:K,s:K,s:K,s:n,s:N,s:O,s:N,s:l,s:K,s:K,s:K,s:K}", "status", status, "stopped_by",
+        "{s:s,s:s,s:i,s:K,s:K,s:K,s:K,s:K,s:K,s:d,s:d,s:K,s:K,s:K,s:n,s:N,s:O,s:N,s:l,s:K,s:K,s:K,s:K,s:K}", "status", status, "stopped_by",
         stopped_by(r.stopped, ctx.interrupted), "move", r.move, "proof_number", (unsigned long long)r.pn,
         "disproof_number", (unsigned long long)r.dn, "nodes", (unsigned long long)r.nodes, "expansions",
         (unsigned long long)r.expansions, "leaf_calls", (unsigned long long)r.leaf_calls, "leaf_nodes",
@@ -179,10 +206,13 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kwargs)
         "extracted", (r.status == QD_WON && extract && n >= 0) ? Py_True : Py_False, "table", table, "loaded",
         loaded, "pass_searches", (unsigned long long)r.pass_searches, "pass_proofs",
         (unsigned long long)r.pass_proofs, "zone_proofs", (unsigned long long)r.zone_proofs, "extraction_nodes",
-        (unsigned long long)extraction_nodes);
+        (unsigned long long)extraction_nodes, "known_proofs", (unsigned long long)r.known_proofs);
 done:
+    free(wins);
     if (saved.buf)
         PyBuffer_Release(&saved);
+    if (known.buf)
+        PyBuffer_Release(&known);
     return result;
 }
 
@@ -198,7 +228,8 @@ static PyMethodDef methods[] = {
      " budget of the search after a defender's pass whose proof's zone proves the replies outside it, 0 = off;"
      " pass_work: tried once a defender's turn has cost pass_work times that, 0 = at once; -1 = defaults;"
      " weak_pns: 1 = weak sums at the defender's turns, 2 = at both, 0 = plain sums; pn_threshold, dn_threshold:"
-     " stop unsettled (stopped_by 'threshold') once the root's numbers reach them, 0 = none)"},
+     " stop unsettled (stopped_by 'threshold') once the root's numbers reach them, 0 = none; known: wins proven"
+     " elsewhere, 17 bytes each '<QQB' (canonical a, d, move), proven at once where met)"},
     {"entry_bytes", py_entry_bytes, METH_NOARGS, "bytes per transposition-table entry"},
     {NULL, NULL, 0, NULL},
 };

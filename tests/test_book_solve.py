@@ -218,6 +218,23 @@ def test_several_roots_share_the_workers_equally(tmp_path):
         had[root] += nodes
 
 
+def test_a_job_stops_where_a_proof_in_the_book_already_goes(tmp_path):
+    """Every job takes the book's proofs as known wins: a position deep in a settled root's proof (no entry of
+    its own) is proven by its job at once, and its proof, carried over from the book's, verifies."""
+    path = tmp_path / "b.sqlite"
+    solve_in_book(path, [parse_position(SMALL)], jobs=1, plan=SearchPlan(job_nodes=100_000))
+    with OpeningBook.open(path) as book:
+        proof = book.get(parse_position(SMALL)).strategy()
+        deep = [e.position for e in proof if e.position.count >= 7 and book.get(e.position) is None]
+    assert len(deep) >= 2
+    helped = solve_in_book(path, [deep[0]], jobs=1)
+    unhelped = solve_in_book(path, [deep[1]], jobs=1, plan=SearchPlan(known_wins=False))
+    fresh = solve_in_book(tmp_path / "fresh.sqlite", [deep[0]], jobs=1)
+    assert [r.verdict for r in (helped.results[0], unhelped.results[0], fresh.results[0])] == ["verified"] * 3
+    assert (helped.jobs, helped.nodes) == (1, 1)
+    assert unhelped.nodes > 1 and fresh.nodes > 1
+
+
 def test_a_stopped_search_keeps_the_tables_of_its_open_leaves_only(tmp_path):
     path = tmp_path / "b.sqlite"
     report = solve_in_book(path, [parse_position(SMALL)], jobs=1, plan=SearchPlan(job_nodes=2_000, growth=2),

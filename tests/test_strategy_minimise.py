@@ -9,7 +9,10 @@ import pytest
 from qubic_logic.notation import parse_patashnik
 from qubic_logic.position import Position
 from qubic_logic.strategy import StrategyDictionary
-from qubic_logic.proof.alternatives import STRONG_CELLS, alternative_units
+from qubic_logic.book import OpeningBook
+from qubic_logic.book.archive import export_archive, import_archive
+from qubic_logic.executor import make_executor
+from qubic_logic.proof.alternatives import STRONG_CELLS, alternative_units, prove_alternatives
 from qubic_logic.proof.alternatives import main as alternatives_main
 from qubic_logic.strategy.dictionary import Entry, patashnik_dictionary
 from qubic_logic.proof.minimise import main as minimise_main
@@ -167,6 +170,17 @@ def test_proving_alternative_moves_gives_a_verified_strategy_no_larger(tmp_path)
     again = tmp_path / "again.dict"
     assert minimise_main([str(again), str(source), str(proofs)]) == 0
     assert [e.text() for e in StrategyDictionary.load(again)] == [e.text() for e in result]
+    store = out.with_suffix(".sqlite")   # every alternative's search, kept: the next run searches none again
+    with OpeningBook.open(store) as book:
+        logged = book.db.execute("SELECT count(*) FROM solves").fetchone()[0]
+        proven = book.counts()
+    assert logged == len(units) and sum(n for (_, v), n in proven.items() if v == "loss") > 0
+    found = prove_alternatives(store, StrategyDictionary.load(source), marks=4, strong_only=True, time_limit=3,
+                               executor=make_executor("local", 1))
+    assert (found.units, found.searched) == (len(units), 0) and found.won + found.not_won + found.open == len(units)
+    export_archive(store, tmp_path / "archive")         # the proofs as an archive: each verified on import
+    imported = import_archive(tmp_path / "imported.sqlite", tmp_path / "archive", jobs=1)
+    assert not imported.refused and imported.imported == found.won
     assert alternatives_main([str(out), str(source), "--proofs", str(tmp_path / "no" / "p.dict")]) == 2
     assert alternatives_main([str(tmp_path / "no" / "x.dict"), str(source)]) == 2
     other_root = tmp_path / "other.dict"

@@ -117,6 +117,7 @@ def run(console: Console, quick: bool = False) -> dict:
               (f"jobs of {small:,} nodes, each afresh", SearchPlan(job_nodes=small, saved_tables=False), 1),
               (f"jobs of {small:,} nodes, without thresholds", SearchPlan(job_nodes=small, thresholds=False), 1),
               ("jobs of 50,000 nodes", SearchPlan(job_nodes=50_000), 1),
+              ("jobs of 50,000 nodes, without known wins", SearchPlan(job_nodes=50_000, known_wins=False), 1),
               ("weak proof numbers at O's turns", SearchPlan(weak_pns=1), 1),
               ("no proof reuse across O's replies", SearchPlan(pass_nodes=0), 1)]
     results["options"] = {}

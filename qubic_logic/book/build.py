@@ -191,6 +191,8 @@ class Unit(NamedTuple):
     weak_pns: int = 0
     pass_nodes: int | None = None
     thresholds: tuple[int, int] | None = None  # the root's numbers at which the search stops unsettled
+    known: bytes | None = None  # wins proven elsewhere (:class:`~qubic_logic.proof.known.KnownWins`)
+    move: int | None = None  # a fixed first move: does it win?
 
 
 class Result(NamedTuple):
@@ -234,7 +236,7 @@ def solve_position_unit(unit: Unit | tuple) -> Result:
     >>> r.status, len(r.strategy.splitlines()) > r.size > 0
     ('won', True)
     """
-    text, limit, memory, table, deadline, node_limit, weak_pns, pass_nodes, thresholds = Unit(*unit)
+    text, limit, memory, table, deadline, node_limit, weak_pns, pass_nodes, thresholds, known, move = Unit(*unit)
     if deadline is not None:
         left = deadline - time.time()
         if left <= 0:
@@ -242,7 +244,8 @@ def solve_position_unit(unit: Unit | tuple) -> Result:
         limit = left if limit is None else min(limit, left)
     position = parse_patashnik(text)
     options = dict(time_limit=limit, memory_limit=memory, node_limit=node_limit, weak_pns=weak_pns,
-                   pass_nodes=pass_nodes, thresholds=thresholds, save_table=DFPN_NATIVE is not None,
+                   pass_nodes=pass_nodes, thresholds=thresholds, known=known, move=move,
+                   save_table=DFPN_NATIVE is not None,
                    progress=_unless_wrapping_up)
     try:
         r = solve(position, table=table, **options)

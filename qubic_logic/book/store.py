@@ -425,6 +425,13 @@ class OpeningBook:
             yield _entry(row)
 
     @guarded
+    def strategies(self) -> Iterator[StrategyDictionary]:
+        """Every stored proof (its entries read one at a time)."""
+        for x, o, blob in self.db.execute("SELECT x, o, strategy FROM positions WHERE strategy IS NOT NULL").fetchall():
+            where = f"book entry {format_patashnik(Position(_unsigned(x), _unsigned(o)))}"
+            yield StrategyDictionary.parse(zlib.decompress(blob).decode("ascii"), where)
+
+    @guarded
     def keys(self, *values: str) -> list[tuple[int, int]]:
         """The canonical masks of the entries of ``values`` (no entry read whole)."""
         marks = ", ".join("?" * len(values))

@@ -70,6 +70,7 @@ from ..errors import QubicError
 from ..executor import Executor, Outcome, UnitStream, make_executor
 from ..notation import format_patashnik
 from ..position import Position, other
+from ..proof.known import KnownWins
 from ..proof.solve import INFINITY
 from ..strategy.dictionary import StrategyDictionary
 from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, propagated, settle_upwards
@@ -98,7 +99,10 @@ class SearchPlan:
     limit). ``weak_pns`` and ``pass_nodes``: the df-pn's options
     (:func:`~qubic_logic.proof.solve.solve`). ``thresholds``: a job stops
     once its leaf is no longer the most-proving one (the df-pn's thresholds,
-    widened by ``epsilon``); else it uses its whole budget.
+    widened by ``epsilon``); else it uses its whole budget. ``known_wins``:
+    every job takes the book's proofs as known wins
+    (:mod:`~qubic_logic.proof.known`), so that it stops where a proof of
+    another leaf or root already goes.
     """
 
     job_nodes: int = DEFAULT_JOB_NODES
@@ -112,6 +116,7 @@ class SearchPlan:
     pass_nodes: int | None = None
     thresholds: bool = True
     epsilon: float = EPSILON
+    known_wins: bool = True
 
     @property
     def split_nodes(self) -> int:
@@ -276,6 +281,10 @@ class Master:
         self.wrapped: set[int] = set()
         self.looked_at = -1  # settled jobs when running jobs were last checked for use
         self.pruned = -PRUNE_EVERY  # when saved tables were last pruned (time.monotonic())
+        self.wins = KnownWins()  # every proof in the book, for the jobs to stop where one already goes
+        if plan.known_wins:
+            for strategy in book.strategies():
+                self.wins.add(strategy)
         with self._writing():
             self.db.execute("UPDATE tree_jobs SET state = 'lost', note = 'the search stopped while it ran', "
                             "finished_at = ? WHERE state = 'running'", (time.time(),))
@@ -374,7 +383,7 @@ class Master:
         # would stop after a few nodes, and every reply has to be proven anyway)
         thresholds = (choice.pn_threshold, INFINITY) if plan.thresholds else None
         unit = Unit(node.name, plan.job_time, plan.memory_limit, table, self.deadline, budget, plan.weak_pns,
-                    plan.pass_nodes, thresholds)
+                    plan.pass_nodes, thresholds, self.wins.packed() if len(self.wins) else None)
         job = self.stream.submit(LeafSearch(unit))
         self.tree.set_busy(node, True)
         with self._writing():
@@ -463,6 +472,8 @@ class Master:
                 self.book.write(BookEntry(node.position, "win", r.move, r.size, node.nodes, seconds, "solved",
                                           None, r.strategy))
                 self.tree.set_leaf(node, 0, INFINITY, "search")
+                if plan.known_wins:
+                    self.wins.add(StrategyDictionary.parse(r.strategy, node.name))
             elif r.status == "not won":
                 self.book.write(BookEntry(node.position, "no win", None, None, node.nodes, seconds, "solved"))
                 self.tree.set_leaf(node, INFINITY, 0, "search")

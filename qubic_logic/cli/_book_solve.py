@@ -67,7 +67,7 @@ def run_solve(args: argparse.Namespace) -> int:
     plan = SearchPlan(job_nodes=args.job_nodes, growth=args.growth, split_at=args.split_at, job_time=args.job_time,
                       memory_limit=args.memory_limit, policy=args.virtual, saved_tables=not args.no_saved_tables,
                       weak_pns=args.weak_pns, pass_nodes=0 if args.no_proof_reuse else None,
-                      thresholds=not args.no_thresholds, epsilon=args.epsilon)
+                      thresholds=not args.no_thresholds, epsilon=args.epsilon, known_wins=not args.no_known_wins)
     err = terminal_console(stderr=True)
     shown = [0.0]
     with executor_from(args) as executor, err.status("starting…") as status:
@@ -165,6 +165,9 @@ def register(books: argparse._SubParsersAction) -> None:
                    help="the df-pn's weak proof numbers: 1 at O's turns, 2 at both (default 0: plain sums)")
     s.add_argument("--no-proof-reuse", action="store_true",
                    help="no proofs reused across O's replies in the df-pn (its pass searches)")
+    s.add_argument("--no-known-wins", action="store_true",
+                   help="jobs do not take the book's proofs as known wins (by default a job stops where a proof "
+                        "of another leaf or position already goes)")
     s.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                    help="seconds for the whole run: the jobs hand in what they have by then; the same command "
                         "goes on")

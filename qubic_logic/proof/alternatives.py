@@ -5,18 +5,20 @@ strategy's moves only among moves known to win: every reply leads to a win, a
 block, a forced sequence or a position some proof already has an entry for. This
 pass proves more of them: at every strategic position with at most ``marks``
 marks, each other move of the attacker (one per class up to symmetry; with
-``strong_only`` only the 16 cells on seven lines) is a work unit
-``(position, time limit, memory limit, move)`` that the native search settles
-with that first move fixed (:func:`~qubic_logic.proof.split.solve_unit`). An outcome reached
+``strong_only`` only the 16 cells on seven lines) is the opening book's work
+unit with that first move fixed (:func:`prove_alternatives`). An outcome reached
 from several positions (Patashnik's second moves 12 and 48 make reply classes
-meet) is proved once. The proofs found are united with the strategy and
-minimised over their proof graph (:func:`minimised_union`), and the result is
-verified.
+meet) is proved once. Every search takes the strategy as known wins, so its
+proof grafts onto the strategy's positions wherever it can. The proofs are
+kept in a store (an opening book file) as they settle, so runs add up; they
+are united with the strategy and minimised over their proof graph
+(:func:`minimised_union`), and the result is verified.
 
 Run it as ``python -m qubic_logic.proof.alternatives OUT STRATEGY [--with DICTIONARY ...]
-[--marks N] [--strong-only] [--time-limit S] [--jobs J] [--proofs FILE]``: ``--with`` adds more
-verified strategies from the same root to the union (their moves are candidates too);
-``--proofs`` keeps the proofs found, to minimise them again later with other inputs.
+[--marks N] [--strong-only] [--time-limit S] [--jobs J | --scheduler ADDRESS] [--store FILE]
+[--run-time S] [--proofs FILE]``: ``--with`` adds more verified strategies from the same root to the
+union (their moves are candidates too, and known wins); ``--proofs`` writes the proofs found, to
+minimise them again later with other inputs.
 
 >>> from qubic_logic.notation import parse_patashnik
 >>> from qubic_logic.proof.solve import solve
@@ -28,10 +30,11 @@ verified strategies from the same root to the union (their moves are candidates 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from ..errors import QubicError
 from ..executor import Executor, make_executor
@@ -39,9 +42,12 @@ from ..geometry import LINES_THROUGH
 from ..notation import format_patashnik
 from ..position import Position
 from ..symmetry import canonical_masks
+from ..book.build import GRACE, NOT_STARTED, Result, Unit, solve_position_unit
+from ..book.store import BookEntry, OpeningBook, SearchLog
+from ..notation import parse_patashnik
 from ..strategy.dictionary import StrategyDictionary
+from .known import KnownWins
 from .minimise import minimised_union, write_verified
-from .split import solve_unit
 
 STRONG_CELLS = frozenset(c for c in range(64) if len(LINES_THROUGH[c]) == 7)
 
@@ -68,7 +74,25 @@ def alternative_units(strategy: StrategyDictionary, *, marks: int, strong_only: 
     return units
 
 
-def with_alternatives(
+class AlternativesReport(NamedTuple):
+    """What :func:`prove_alternatives` did: the alternatives, proven (``won``, in the store before or now), whose
+    move does not win (``not_won``), left open within their budget, searched in this run, and how it stopped."""
+
+    units: int
+    won: int
+    not_won: int
+    open: int
+    searched: int
+    stopped: str | None
+
+
+def _outcome(unit: tuple[str, int]) -> Position:
+    text, move = unit
+    return parse_patashnik(text).play(move)
+
+
+def prove_alternatives(
+    store: str | os.PathLike,
     strategy: StrategyDictionary,
     *,
     marks: int = 2,
@@ -76,50 +100,142 @@ def with_alternatives(
     time_limit: float = 60.0,
     memory_limit: float | None = None,
     executor: Executor | None = None,
+    known: Sequence[StrategyDictionary] = (),
     report: Callable[[str], None] = lambda text: None,
-    also: Sequence[StrategyDictionary] = (),
-    proofs_out: Path | None = None,
-) -> tuple[StrategyDictionary, dict]:
-    """``strategy`` minimised together with the proofs of its alternative moves and the strategies
-    ``also`` (verified, from the same root); the result is not yet verified.
+    run_time: float | None = None,
+) -> AlternativesReport:
+    """Prove ``strategy``'s alternative moves into the store at ``store`` (an opening book file), each once.
 
-    ``proofs_out``: also write the union of the proofs there (atomically, before minimising), so that
-    they can be minimised again with other inputs (``python -m qubic_logic.proof.minimise``).
-
-    Returns the minimised strategy and figures: ``units``, ``won``, ``not_won``, ``open``,
-    ``stopped`` (None, or why the proving stopped early: what was proven is still used).
+    Each alternative is the book's work unit with its first move fixed
+    (:func:`~qubic_logic.book.build.solve_position_unit`), and every search
+    takes ``strategy`` and ``known`` (verified, from the same root) as known
+    wins (:mod:`~qubic_logic.proof.known`): it stops where they already go, and
+    its proof grafts onto them. A proof is stored as the entry of the position
+    after the move (O to move: a ``loss``, with X's proof); a move that does
+    not win, or a search left open (its time and its table kept), is logged.
+    Each result is one transaction, so a run stopped in any way (Ctrl-C,
+    ``run_time``, SIGKILL) loses at most the searches then running, and the
+    next run with the same store searches only what is left (an open one only
+    with a larger ``time_limit``, going on from its table). ``qubic book
+    export STORE DIR`` writes the proofs as an archive that ``qubic book
+    import`` verifies.
     """
     units = alternative_units(strategy, marks=marks, strong_only=strong_only)
-    report(f"{len(units):,} alternative moves to prove ({time_limit:g} s each)")
-    own = executor is None
-    executor = executor or make_executor("local", None)
-    per_job = memory_limit / executor.jobs if memory_limit else None
-    proofs: list[StrategyDictionary] = []
-    figures = {"units": len(units), "won": 0, "not_won": 0, "open": 0}
-    try:
-        run = executor.run(solve_unit, [(text, time_limit, per_job, move) for text, move in units])
-        for i, (status, text, nodes, seconds) in run:
-            key = {"won": "won", "not won": "not_won"}.get(status, "open")
-            figures[key] += 1
-            if text:
-                proofs.append(StrategyDictionary.parse(text, f"{units[i][0]} {units[i][1]}"))
-            report(f"{run.done:,}/{len(units):,} {units[i][0]} move {units[i][1]}: {status}"
-                   f"{f', {len(proofs[-1]):,} strategic positions' if text else ''} [{nodes:,} nodes, {seconds:.1f} s]")
-    finally:
-        if own:
-            executor.close()
-    figures["stopped"] = run.stopped
-    if run.stopped:
-        report(f"proving stopped ({run.stopped}) after {run.done:,} of {len(units):,}: minimising with what was proven")
-    proven = StrategyDictionary.union(proofs, [
+    root = format_patashnik(strategy.root)
+    won = not_won = left_open = 0
+    todo: list[tuple[tuple[str, int], BookEntry | None, bytes | None]] = []
+    with OpeningBook.open(store, create=True, check=True) as book:
+        if book.meta("root") not in (None, root):
+            raise QubicError(f"{store} holds the alternatives of a strategy from {book.meta('root') or 'the empty board'!r}, "
+                             f"not {root or 'the empty board'!r}; expected a store of the same root (or a new file)")
+        book.set_meta(root=root)
+        for unit in units:
+            entry = book.get(_outcome(unit))
+            if entry is not None and entry.settled:
+                won += 1
+            elif any(log.status.startswith("not won") for log in book.searches(_outcome(unit))):
+                not_won += 1
+            elif entry is not None and (entry.budget or 0) >= time_limit:
+                left_open += 1
+            else:
+                todo.append((unit, entry, book.saved_table(_outcome(unit)) if entry is not None else None))
+        report(f"{len(units):,} alternative moves: {won:,} proven, {not_won:,} not winning and {left_open:,} open "
+               f"within {time_limit:g} s in the store; {len(todo):,} to search")
+        if not todo:
+            return AlternativesReport(len(units), won, not_won, left_open, 0, None)
+        wins = KnownWins()
+        for d in (strategy, *known):
+            wins.add(d)
+        own = executor is None
+        executor = executor or make_executor("local", None)
+        per_job = memory_limit / executor.jobs if memory_limit else None
+        deadline = time.time() + run_time if run_time else None
+        build = book.start_build(marks + 1, time_limit, executor.name, executor.jobs)
+        work = [Unit(text, time_limit - (entry.budget or 0) if table is not None and entry is not None else time_limit,
+                     per_job, table, deadline, known=wins.packed(), move=move)
+                for (text, move), entry, table in todo]
+        searched = 0
+        try:
+            run = executor.run(solve_position_unit, work, time_limit=run_time and run_time + GRACE, wrap_up=GRACE)
+            try:
+                for i, result in run:
+                    if result.stopped_by == NOT_STARTED:
+                        continue
+                    (text, move), entry, _ = todo[i]
+                    value = _record(book, build, parse_patashnik(text), move, entry, result)
+                    searched += 1
+                    won += value == "won"
+                    not_won += value == "not won"
+                    left_open += value == "unknown"
+                    report(f"{searched:,}/{len(todo):,} {text} move {move}: {value} [{result.nodes:,} nodes, "
+                           f"{result.seconds:.1f} s]")
+            except KeyboardInterrupt:
+                run.stopped = "interrupted"
+            book.finish_build(build, run.stopped)
+        finally:
+            if own:
+                executor.close()
+    return AlternativesReport(len(units), won, not_won, left_open, searched, run.stopped)
+
+
+def _record(book: OpeningBook, build: int, position: Position, move: int, before: BookEntry | None,
+            result: Result) -> str:
+    """Store one alternative's search (one transaction); returns its status."""
+    outcome = position.play(move)
+    went_on = before is not None and result.went_on
+    nodes = result.nodes + (before.nodes if went_on else 0)
+    seconds = result.seconds + (before.seconds if went_on else 0.0)
+    given = (result.limit or 0.0) + ((before.budget or 0.0) if went_on else 0.0)
+    log = SearchLog(build, (f"{result.status} ({result.stopped_by})" if result.stopped_by else result.status),
+                    result.nodes, result.seconds)
+    if result.status == "won":  # X's proof from the position after the move: the strategy less its first entry
+        proof = StrategyDictionary([e for e in StrategyDictionary.parse(result.strategy) if e.position.count > position.count],
+                                   [f"X's proof that {format_patashnik(position)} move {move} wins "
+                                    "(qubic-logic: python -m qubic_logic.proof.alternatives)"])
+        book.settle(BookEntry(outcome, "loss", None, len(proof), nodes, seconds, "solved", given, proof.dumps()), log)
+    else:
+        book.settle(BookEntry(outcome, "open", None, None, nodes, seconds, "", given), log,
+                    result.table if result.status == "unknown" else None)
+    return result.status
+
+
+def proven_alternatives(store: str | os.PathLike, root: Position) -> StrategyDictionary:
+    """Every proof in the store, as one dictionary from ``root`` (candidates for the minimiser, not a strategy)."""
+    with OpeningBook.open(store) as book:
+        proofs = list(book.strategies())
+    return StrategyDictionary.union(proofs, [
         f"Proofs of {len(proofs):,} alternative moves (qubic-logic: python -m qubic_logic.proof.alternatives),",
         "each verified from the position after its move. Not a strategy on its own: candidates for",
         "python -m qubic_logic.proof.minimise OUT STRATEGY THIS-FILE.",
-        f"root: {format_patashnik(strategy.root)}"])
+        f"root: {format_patashnik(root)}"])
+
+
+def with_alternatives(
+    strategy: StrategyDictionary,
+    store: str | os.PathLike,
+    *,
+    also: Sequence[StrategyDictionary] = (),
+    proofs_out: Path | None = None,
+    report: Callable[[str], None] = lambda text: None,
+    **proving,
+) -> tuple[StrategyDictionary, AlternativesReport]:
+    """``strategy`` minimised together with every proof in ``store`` (after :func:`prove_alternatives` with
+    ``proving``'s options and ``also`` as known wins) and the strategies ``also`` (verified, same root); the
+    result is not yet verified.
+
+    ``proofs_out``: also write the union of the proofs there (atomically, before minimising), so that
+    they can be minimised again with other inputs (``python -m qubic_logic.proof.minimise``).
+    """
+    if any(d.root != strategy.root for d in also):
+        raise QubicError("the dictionaries start from different roots; expected one root for all")
+    found = prove_alternatives(store, strategy, known=also, report=report, **proving)
+    if found.stopped:
+        report(f"proving stopped ({found.stopped}): minimising with what was proven")
+    proven = proven_alternatives(store, strategy.root)
     if proofs_out is not None:
         proven.save(proofs_out)
         report(f"{proofs_out}: the {len(proven):,} entries of the proofs")
-    return minimised_union([strategy, proven, *also], list(strategy.header), report), figures
+    return minimised_union([strategy, proven, *also], list(strategy.header), report), found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,6 +251,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S", help="seconds per alternative")
     parser.add_argument("--memory-limit", type=float, default=None, metavar="MB", help="shared by the workers")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: every core)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS", help="a Dask scheduler's workers instead")
+    parser.add_argument("--store", type=Path, default=None, metavar="FILE",
+                        help="the proofs' store, an opening book file: a later run searches only what it lacks "
+                             "(default: OUT's name with .sqlite)")
+    parser.add_argument("--run-time", type=float, default=None, metavar="S",
+                        help="seconds for the proving: what is left open is searched by the next run")
     parser.add_argument("--proofs", type=Path, default=None, metavar="FILE",
                         help="also write the proofs found, to minimise again later with other inputs")
     args = parser.parse_args(argv)
@@ -142,8 +264,9 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict = {}
 
     def build() -> StrategyDictionary:
-        if args.marks < 0 or args.time_limit <= 0 or (args.jobs is not None and args.jobs < 1):
-            raise QubicError("expected --marks 0 or more, --time-limit above 0 and --jobs 1 or more")
+        if args.marks < 0 or args.time_limit <= 0 or (args.jobs is not None and args.jobs < 1) or \
+                (args.run_time is not None and args.run_time <= 0):
+            raise QubicError("expected --marks 0 or more, --time-limit and --run-time above 0 and --jobs 1 or more")
         if args.proofs is not None and not args.proofs.parent.is_dir():
             raise QubicError(f"--proofs {args.proofs}: {args.proofs.parent} is not a folder; expected a file in an "
                              "existing folder")
@@ -152,13 +275,14 @@ def main(argv: list[str] | None = None) -> int:
         for path, d in [(args.strategy, strategy), *zip(args.also, also)]:
             print(f"{path}: {len(d):,} entries")
         figures["was"] = len(strategy)
-        with make_executor("local", args.jobs) as executor:
-            result, found = with_alternatives(strategy, marks=args.marks, strong_only=args.strong_only,
+        store = args.store or Path(args.out).with_suffix(".sqlite")
+        with make_executor("local", args.jobs, scheduler=args.scheduler) as executor:
+            result, found = with_alternatives(strategy, store, marks=args.marks, strong_only=args.strong_only,
                                               time_limit=args.time_limit, memory_limit=args.memory_limit,
                                               executor=executor, report=print, also=also,
-                                              proofs_out=args.proofs)
-        figures.update(found)
-        print(f"alternatives: {found['won']:,} won, {found['not_won']:,} not won, {found['open']:,} open")
+                                              proofs_out=args.proofs, run_time=args.run_time)
+        print(f"alternatives: {found.won:,} won, {found.not_won:,} not won, {found.open:,} open "
+              f"({found.searched:,} searched now; the proofs kept in {store})")
         return result
 
     status, result, _ = write_verified(Path(args.out), build, "result")

@@ -314,6 +314,7 @@ def solve(
     pass_work: int | None = None,
     weak_pns: int = 0,
     thresholds: tuple[int, int] | None = None,
+    known: bytes | None = None,
 ) -> SolveResult:
     """Does the side to move force a win? Proof-number search over threat-sequence leaves.
 
@@ -347,7 +348,9 @@ def solve(
     ``thresholds`` (native search only): ``(proof number, disproof number)`` at
     which the search stops unsettled (``stopped_by`` ``'threshold'``), as a
     df-pn parent stops its child: a two-level search's leaf, searched only while
-    it is the most-proving one.
+    it is the most-proving one. ``known`` (native search only): wins proven
+    elsewhere (:meth:`~qubic_logic.proof.known.KnownWins.packed`), taken as
+    proven where the search meets them and carried into its strategy.
 
     >>> from qubic_logic.notation import parse_position
     >>> p = parse_position('moves:0,16,1,17,2,18')
@@ -364,12 +367,12 @@ def solve(
     native = _use_native(method, core, search)
     if move is not None and move not in position.legal_moves():
         raise IllegalMoveError(f"move {move} is not a legal move here; expected an empty cell 0-63")
-    if not native and (move is not None or table is not None or save_table or thresholds):
-        raise EngineUnavailableError("a fixed first move, saved tables and thresholds need the native solver "
+    if not native and (move is not None or table is not None or save_table or thresholds or known):
+        raise EngineUnavailableError("a fixed first move, saved tables, thresholds and known wins need the native solver "
                                      "(solver 'native' or 'auto' with the native core built)")
     if native:
         return _solve_native(position, time_limit, memory_limit, node_limit, progress, move, table, save_table,
-                             pass_nodes, pass_work, weak_pns, thresholds)
+                             pass_nodes, pass_work, weak_pns, thresholds, known)
     start = time.monotonic()
     search = search or ProofNumberSearch(core)
     attacker = position.to_move
@@ -423,6 +426,7 @@ def _solve_native(
     pass_work: int | None = None,
     weak_pns: int = 0,
     thresholds: tuple[int, int] | None = None,
+    known: bytes | None = None,
 ) -> SolveResult:
     """:func:`solve` by the C df-pn search (solvers/dfpn.c); the strategy is extracted from its table."""
     attacker = position.to_move
@@ -435,7 +439,8 @@ def _solve_native(
                               pass_nodes=-1 if pass_nodes is None else pass_nodes,
                               pass_work=-1 if pass_work is None else pass_work, weak_pns=weak_pns,
                               pn_threshold=min(thresholds[0], NATIVE_INFINITY) if thresholds else 0,
-                              dn_threshold=min(thresholds[1], NATIVE_INFINITY) if thresholds else 0)
+                              dn_threshold=min(thresholds[1], NATIVE_INFINITY) if thresholds else 0,
+                              known=known)
     except ValueError as exc:
         if table is None:
             raise
@@ -451,7 +456,8 @@ def _solve_native(
         else:
             status, stopped = "unknown", "interrupted"  # proven, but stopped while extracting the strategy
     keys = ("expansions", "leaf_calls", "leaf_nodes", "leaf_seconds", "table_entries", "table_used",
-            "replaced", "entry_bytes", "loaded", "pass_searches", "pass_proofs", "zone_proofs", "extraction_nodes")
+            "replaced", "entry_bytes", "loaded", "pass_searches", "pass_proofs", "zone_proofs", "extraction_nodes",
+            "known_proofs")
     extra = {"solver": "native", **{k: r[k] for k in keys}}
     pn, dn = (INFINITY if x >= NATIVE_INFINITY else x for x in (r["proof_number"], r["disproof_number"]))
     move = r["move"] if r["move"] >= 0 else None
