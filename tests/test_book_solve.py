@@ -406,4 +406,4 @@ def test_the_bench_section_compares_with_book_build_and_measures_the_options():
     text = out.getvalue()
     assert "nodes: book build / two-level on 1 worker" in text and "wall clock: 1 worker / 2 workers" in text
     assert results["build"]["nodes"] > 0 and results["one"]["nodes"] > 0 and results["two"]["jobs"] > 0
-    assert len(results["options"]) == 9 and all(r["nodes"] > 0 for r in results["options"].values())
+    assert len(results["options"]) == 10 and all(r["nodes"] > 0 for r in results["options"].values())

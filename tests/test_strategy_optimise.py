@@ -14,6 +14,7 @@ from qubic_logic.strategy.dictionary import patashnik_path
 from qubic_logic.proof.minimise import ProofGraph, canonical_moves, smallest
 from qubic_logic.proof.optimise import Choices, main as optimise_main, optimised, proof_graph_facts
 from qubic_logic.proof.solve import solve
+from qubic_logic.strategy.compress import compressed
 from qubic_logic.strategy.verify import verify
 
 SHIPPED = patashnik_path().with_name("qubic-logic-solved.dictionary")
@@ -134,3 +135,16 @@ def test_over_patashniks_and_our_proofs_the_optimum_is_smaller_than_the_local_se
     assert found.proven and found.size < found.local
     v = verify(found.strategy)
     assert v.verdict == "verified" and v.by_rule["dictionary"] == found.size
+
+
+def test_the_lines_objective_needs_no_more_lines_than_compressing_the_smallest_strategy(union):
+    """--objective lines: clingo's exact cover of its strategy by wildcard lines is no larger than the greedy
+    cover of the fewest-positions strategy or of its own, and the strategy verifies."""
+    root = parse_patashnik(ROOT)
+    fewest_lines = optimised(union, root, time_limit=300, objective="lines")
+    fewest_positions = optimised(union, root, time_limit=300)
+    assert fewest_lines.proven and fewest_lines.lower == fewest_lines.lines
+    assert fewest_lines.lines <= min(len(compressed(fewest_positions.strategy)), len(compressed(fewest_lines.strategy)))
+    assert fewest_lines.size >= fewest_positions.size and fewest_lines.size == len(fewest_lines.strategy)
+    assert verify(fewest_lines.strategy, root, jobs=1).verdict == "verified"
+    assert "wildcard lines" in fewest_lines.summary()

@@ -17,7 +17,7 @@ books:
 A second table measures the options on three replies of one to two million
 nodes: how a leaf whose job runs counts meanwhile (virtual win, loss,
 equal; two workers), small jobs going on from their saved tables or starting
-afresh or without thresholds, smaller jobs, and the df-pn's weak proof numbers
+afresh or without thresholds, smaller jobs with and without known wins, and the df-pn's weak proof numbers
 and proof reuse (one worker).
 ``--quick``: the two smallest replies, and the options on the smallest.
 """

@@ -48,6 +48,7 @@ from ..errors import QubicError
 from ..notation import format_patashnik
 from ..position import Position, other
 from ..saving import write_atomically
+from ..strategy.compress import LineKey, line_keys
 from ..strategy.dictionary import StrategyDictionary
 from .minimise import (SWEEPS, Key, ProofGraph, canonical_moves, chosen_strategy, loaded, parsed, smallest,
                        union_arguments, union_header, write_verified)
@@ -56,6 +57,8 @@ from .minimise import (SWEEPS, Key, ProofGraph, canonical_moves, chosen_strategy
 #: proves a bound only when it finishes; ``usc`` (core-guided) raises the lower bound as it finds cores;
 #: ``both`` runs one thread of each.
 OPT_STRATEGIES = {"bb": ("bb",), "usc": ("usc",), "both": ("bb", "usc")}
+#: what is minimised: the strategic positions, or the wildcard lines up to symmetry (then the positions)
+OBJECTIVES = ("positions", "lines")
 _SLICE = 0.25  # seconds between checks for the deadline and Ctrl-C while clingo solves
 _EVERY = 15.0  # seconds between progress reports
 
@@ -72,6 +75,7 @@ class Choices:
     positions: list[Key]
     start: list[int]
     options: list[dict[int, tuple[int, ...]]]
+    lines: bool = False  # the facts say which wildcard lines each entry fits (rules/fewest-lines.lp)
 
     def facts(self, hint: dict[Key, int] | None = None) -> str:
         """The ASP facts ``start/1``, ``option/2``, ``next/3`` (a line per position) and ``hint/2`` (a starting
@@ -87,11 +91,23 @@ class Choices:
         for p, moves in enumerate(self.options):
             lines.append(" ".join(f"option({p},{m})." + "".join(f" next({p},{m},{q})." for q in after)
                                   for m, after in sorted(moves.items())))
+        if self.lines:
+            lines.extend(self._fits())
         number = {key: p for p, key in enumerate(self.positions)}
         if hint:
             lines.append(" ".join(f"hint({number[key]},{self.closest(number[key], move)})."
                                   for key, move in sorted(hint.items()) if key in number))
         return "\n".join(lines) + "\n"
+
+    def _fits(self) -> list[str]:
+        """``fits(P, M, L)`` facts, a line per position: the wildcard lines (numbered here) each entry fits."""
+        number: dict[LineKey, int] = {}
+        out = []
+        for p, moves in enumerate(self.options):
+            a, d = self.positions[p]
+            out.append(" ".join(f"fits({p},{m},{number.setdefault(key, len(number))})."
+                                for m in sorted(moves) for key in sorted(line_keys(a, d, m))))
+        return out
 
     def closest(self, p: int, move: int) -> int:
         """``move`` at position ``p`` when kept, else a kept move whose next positions are a subset of its."""
@@ -103,8 +119,9 @@ class Choices:
 
 
 def proof_graph_facts(graph: ProofGraph, start: frozenset[Key], report: Callable[[str], None] = lambda text: None,
-                      deadline: float | None = None) -> Choices:
-    """Every strategic position some choice reaches from ``start``, with its undominated known-winning moves.
+                      deadline: float | None = None, lines: bool = False) -> Choices:
+    """Every strategic position some choice reaches from ``start``, with its undominated known-winning moves
+    (with ``lines``, every known-winning move: one leading to more positions may fit a line better).
 
     Raises :class:`TimeoutError` past ``deadline`` (``time.monotonic()``); ``report`` hears progress every 15 s.
 
@@ -138,11 +155,11 @@ def proof_graph_facts(graph: ProofGraph, start: frozenset[Key], report: Callable
             reported = clock
         kept: list[tuple[int, frozenset[Key]]] = []
         for move, after in sorted(graph.options(positions[done]).values(), key=lambda ma: (len(ma[1]), ma[0])):
-            if not any(mine <= after for _, mine in kept):
+            if lines or not any(mine <= after for _, mine in kept):
                 kept.append((move, after))
         options[done] = {move: tuple(numbered(key) for key in sorted(after)) for move, after in kept}
         done += 1
-    return Choices(positions, first, options)
+    return Choices(positions, first, options, lines)
 
 
 @dataclass
@@ -151,38 +168,50 @@ class Optimum:
 
     strategy: StrategyDictionary
     size: int
-    lower: int | None = None  # a proven lower bound on the size of any strategy over these proofs
+    lower: int | None = None  # a proven lower bound on the objective of any strategy over these proofs
     local: int = 0  # the local search's size (the starting point)
     proven: bool = False  # the size is the optimum over these proofs
     stopped: str | None = None  # "time limit" or "interrupted" when stopped early
     models: int = 0
     seconds: dict[str, float] = field(default_factory=dict)  # by phase
     facts: tuple[int, int, int] = (0, 0, 0)  # positions, options, next facts
+    lines: int | None = None  # with the lines objective: the wildcard lines of an exact cover of the strategy
+
+    @property
+    def value(self) -> int:
+        """What was minimised: the wildcard lines (the lines objective), else the strategic positions."""
+        return self.size if self.lines is None else self.lines
 
     @property
     def gap(self) -> float | None:
-        """(size - lower bound) / size, or None without a bound."""
-        return None if self.lower is None else (self.size - self.lower) / self.size
+        """(value - lower bound) / value, or None without a bound."""
+        return None if self.lower is None else (self.value - self.lower) / self.value
 
     def summary(self) -> str:
-        """One line: the size, the bound and the gap."""
+        """One line: the size (or lines), the bound and the gap."""
+        what = (f"{self.size:,} strategic positions" if self.lines is None else
+                f"{self.lines:,} wildcard lines ({self.size:,} strategic positions)")
         if self.proven:
-            return f"{self.size:,} strategic positions: the optimum over these proofs (gap 0)"
+            return f"{what}: the optimum over these proofs (gap 0)"
         bound = "no lower bound" if self.lower is None else f"lower bound {self.lower:,}, gap {self.gap:.1%}"
-        return f"{self.size:,} strategic positions; {bound}"
+        return f"{what}; {bound}"
 
 
 def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: float | None,
-           report: Callable[[str], None]) -> tuple[dict[int, int] | None, int | None, str | None, int]:
+           report: Callable[[str], None]) -> tuple[dict[int, int] | None, int | None, str | None, int, int | None]:
     """Run clingo on the facts: the best model's choice (position number → move), the proven lower bound (the
-    best model's cost when the search finished), why it stopped early (or None) and the number of models."""
+    best model's cost when the search finished), why it stopped early (or None), the number of models and the
+    best model's cost (its lines with ``choices.lines``, else its positions)."""
     threads = OPT_STRATEGIES[opt_strategy]
     ctl = clingo.Control(["--stats", f"--parallel-mode={len(threads)}"])
     for solver, strategy in zip(ctl.configuration.solver, threads):
         solver.opt_strategy = strategy
         solver.heuristic = "Domain"  # the hint's moves first (rules/smallest-strategy.lp)
     ctl.load(str(rule_path("smallest-strategy", "lp")))
+    if choices.lines:
+        ctl.load(str(rule_path("fewest-lines", "lp")))
     ctl.add("base", [], choices.facts(hint))
+    unit = "wildcard lines" if choices.lines else "strategic positions"
     ctl.ground([("base", [])])
     best: list[dict[int, int]] = []
     costs: list[int] = []
@@ -200,7 +229,7 @@ def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: 
                 clock = time.monotonic()
                 if len(costs) > shown:
                     shown = len(costs)
-                    report(f"model {shown:,}: {costs[-1]:,} strategic positions")
+                    report(f"model {shown:,}: {costs[-1]:,} {unit}")
                 if clock - reported > _EVERY:
                     report(f"searching for {clock - began:.0f} s: "
                            + (f"best {costs[-1]:,}" if costs else "no model yet"))
@@ -214,16 +243,20 @@ def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: 
             handle.cancel()
         result = handle.get()
     if len(costs) > shown:
-        report(f"model {len(costs):,}: {costs[-1]:,} strategic positions")
+        report(f"model {len(costs):,}: {costs[-1]:,} {unit}")
     lower = ctl.statistics["summary"].get("lower")
     bound = costs[-1] if result.exhausted and result.satisfiable else int(lower[0]) if lower else None
-    return (best[0] if best else None), bound, stopped, len(costs)
+    return (best[0] if best else None), bound, stopped, len(costs), (costs[-1] if costs else None)
 
 
 def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, time_limit: float | None = None,
               opt_strategy: str = "usc", sweeps: int = SWEEPS, leaf_nodes: int = 200_000,
-              report: Callable[[str], None] = lambda text: None, facts_out: Path | None = None) -> Optimum:
+              report: Callable[[str], None] = lambda text: None, facts_out: Path | None = None,
+              objective: str = "positions") -> Optimum:
     """The smallest strategy clingo finds over ``dictionary``'s proof graph from ``root`` (default: its own).
+
+    ``objective``: ``positions`` (the fewest strategic positions) or ``lines`` (the fewest wildcard lines
+    up to symmetry, rules/fewest-lines.lp, then the fewest positions among those).
 
     First the local search (:func:`~.minimise.smallest`, ``sweeps``), then the proof graph's facts (written to
     ``facts_out`` too, for clingo on the command line), then clingo (``opt_strategy``: ``bb``, ``usc`` or
@@ -232,6 +265,8 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
     """
     if opt_strategy not in OPT_STRATEGIES:
         raise QubicError(f"optimisation strategy {opt_strategy!r}; expected one of {', '.join(OPT_STRATEGIES)}")
+    if objective not in OBJECTIVES:
+        raise QubicError(f"objective {objective!r}; expected one of {', '.join(OBJECTIVES)}")
     root = root or dictionary.root
     attacker = root.to_move
     deadline = None if time_limit is None else time.monotonic() + time_limit
@@ -249,7 +284,7 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
         return found
     clock = time.monotonic()
     try:
-        choices = proof_graph_facts(graph, start, report, deadline)
+        choices = proof_graph_facts(graph, start, report, deadline, lines=objective == "lines")
     except (TimeoutError, KeyboardInterrupt) as stop:
         found.stopped = "time limit" if isinstance(stop, TimeoutError) else "interrupted"
         report(f"{found.stopped} while building the proof graph: keeping the local search's strategy")
@@ -262,12 +297,13 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
                          "rules/smallest-strategy.lp (python -m qubic_logic.proof.optimise); hint/2: the local "
                          "search's moves.\n" + choices.facts(local))
     clock = time.monotonic()
-    pick, found.lower, found.stopped, found.models = _solve(choices, local, opt_strategy, deadline, report)
+    pick, found.lower, found.stopped, found.models, cost = _solve(choices, local, opt_strategy, deadline, report)
     seconds["clingo"] = time.monotonic() - clock
-    if pick is not None and len(pick) < found.size:
+    if pick is not None and (choices.lines or len(pick) < found.size):
         chosen = {choices.positions[p]: move for p, move in pick.items()}
         found.strategy, found.size = chosen_strategy(chosen, attacker, dictionary), len(chosen)
-    found.proven = found.lower is not None and found.lower >= found.size
+        found.lines = cost if choices.lines else None
+    found.proven = found.lower is not None and found.lower >= found.value
     report(f"clingo ({opt_strategy}, {seconds['clingo']:.1f} s): {found.summary()}")
     return found
 
@@ -284,8 +320,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opt-strategy", choices=sorted(OPT_STRATEGIES), default="usc",
                         help="clingo's optimisation: usc (core-guided) raises the lower bound, bb (model-guided) "
                              "improves the strategy, both runs one of each in two threads (default usc)")
+    parser.add_argument("--objective", choices=OBJECTIVES, default="positions",
+                        help="the fewest strategic positions (default), or the fewest wildcard lines up to symmetry "
+                             "(then the fewest positions among those)")
     parser.add_argument("--facts", type=Path, metavar="FILE",
-                        help="also write the proof graph as facts for rules/smallest-strategy.lp")
+                        help="also write the proof graph as facts for rules/smallest-strategy.lp (and, with "
+                             "--objective lines, rules/fewest-lines.lp)")
     args = parsed(parser, argv)
     if isinstance(args, int):
         return args
@@ -305,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"union of {len(union):,} entries", flush=True)
         found.append(optimised(union, roots.pop(), time_limit=args.time_limit, opt_strategy=args.opt_strategy,
                                sweeps=args.sweeps, report=lambda text: print(text, flush=True),
-                               facts_out=args.facts))
+                               facts_out=args.facts, objective=args.objective))
         return found[0].strategy
 
     status, result, v = write_verified(Path(args.out), build, "chosen strategy")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..geometry import cells_of
 from ..symmetry import TRANSFORMS, map_mask
@@ -38,15 +38,32 @@ def _images(x: int, o: int, move: int) -> list[Image]:
     return sorted({(least, map_mask(t, o), TRANSFORMS[t][move]) for t, image in enumerate(xs) if image == least})
 
 
+def _lines_of(images: Sequence[Image]) -> Iterator[tuple[LineKey, int]]:
+    """The lines an entry written as one of ``images`` can go in, each with its wildcard cell (-1: none)."""
+    for x, o, move in images:
+        if not o:
+            yield (x, 0, move, 0), -1
+        for w in cells_of(o):
+            yield (x, o ^ 1 << w, move, 1), w
+
+
+def line_keys(x: int, o: int, move: int) -> set[LineKey]:
+    """The wildcard lines the entry (X's marks ``x``, O's ``o``, X's ``move``; any orientation) can go in.
+
+    >>> bool(line_keys(1, 4, 5) & line_keys(1, 8, 5))    # X at 0 and move 5: O at 2 or at 3 share a line
+    True
+    >>> bool(line_keys(1, 4, 5) & line_keys(1, 4, 6))    # another move: never
+    False
+    """
+    return {key for key, _ in _lines_of(_images(x, o, move))}
+
+
 def _possible_lines(candidates: Sequence[Sequence[Image]]) -> dict[LineKey, dict[int, int]]:
     """Each possible line → the entries it can hold and the wildcard cell of each (-1: no wildcard)."""
     lines: dict[LineKey, dict[int, int]] = defaultdict(dict)
     for i, images in enumerate(candidates):
-        for x, o, move in images:
-            if not o:
-                lines[(x, 0, move, 0)].setdefault(i, -1)
-            for w in cells_of(o):
-                lines[(x, o ^ 1 << w, move, 1)].setdefault(i, w)
+        for key, w in _lines_of(images):
+            lines[key].setdefault(i, w)
     return lines
 
 
