@@ -20,11 +20,14 @@ facts (:func:`proof_graph_facts`) and lets clingo search, with
 
 A move is dropped from the facts when another move at the same position leads
 to a subset of its next positions (it can never reach fewer), which keeps the
-problem small without losing an optimum. The result is verified by every
-caller that writes it.
+problem small without losing an optimum. With the ``lines`` objective
+(``rules/fewest-lines.lp``) every move is kept, the facts say which wildcard
+lines each entry fits, and the fewest lines used to write the strategy (an
+exact cover, up to symmetry) are minimised first. The result is verified by
+every caller that writes it.
 
 Run it as ``python -m qubic_logic.proof.optimise OUT DICTIONARY... [--time-limit S]
-[--opt-strategy usc|bb|both] [--sweeps N] [--facts FILE]``.
+[--opt-strategy usc|bb|both] [--objective positions|lines] [--sweeps N] [--facts FILE]``.
 
 >>> from qubic_logic.notation import parse_patashnik
 >>> from qubic_logic.proof.solve import solve
