@@ -260,6 +260,15 @@ def solve_position_unit(unit: Unit | tuple) -> Result:
 VALUE_OF_STATUS = {"won": "win", "not won": "no win", "unknown": "open"}
 
 
+def totals(result: Result, before: BookEntry | None) -> tuple[int, float, float]:
+    """A position's nodes, seconds and the time its searches were given, over ``result``'s search and, when it
+    went on from that entry's saved table, the searches ``before`` it (a fresh search's numbers start at 0)."""
+    earlier = before if result.went_on and before is not None else BookEntry(Position(), "open")
+    spent = result.seconds if result.stopped_by == "interrupted" else result.limit  # wrapped up early: what it used
+    given = 0.0 if spent is None else spent + (earlier.budget or 0.0)
+    return result.nodes + earlier.nodes, result.seconds + earlier.seconds, given
+
+
 @dataclass
 class BuildReport:
     """Where a build stands: positions settled, open, still to search; how it stopped."""
@@ -391,10 +400,7 @@ class Builder:
             return
         value = VALUE_OF_STATUS[status]
         position = Position(*unit.key)
-        before = unit.before if went_on else BookEntry(position, "open")  # a fresh search's numbers start at 0
-        total_nodes, total_seconds = nodes + before.nodes, seconds + before.seconds
-        spent = seconds if stopped_by == "interrupted" else limit  # a search wrapped up early had what it used
-        given = 0.0 if spent is None else spent + (before.budget or 0.0)
+        total_nodes, total_seconds, given = totals(result, unit.before)
         if unit.budget and given < unit.budget - 1e-6:
             self.report.stopped = "time limit"  # cut short by the build's time limit
         if value == "win":

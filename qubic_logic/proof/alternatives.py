@@ -42,7 +42,7 @@ from ..geometry import LINES_THROUGH
 from ..notation import format_patashnik
 from ..position import Position
 from ..symmetry import canonical_masks
-from ..book.build import GRACE, NOT_STARTED, Result, Unit, solve_position_unit
+from ..book.build import GRACE, NOT_STARTED, Result, Unit, solve_position_unit, totals
 from ..book.store import BookEntry, OpeningBook, SearchLog
 from ..notation import parse_patashnik
 from ..strategy.dictionary import StrategyDictionary
@@ -130,15 +130,16 @@ def prove_alternatives(
                              f"not {root or 'the empty board'!r}; expected a store of the same root (or a new file)")
         book.set_meta(root=root)
         for unit in units:
-            entry = book.get(_outcome(unit))
+            outcome = _outcome(unit)
+            entry = book.get(outcome)
             if entry is not None and entry.settled:
                 won += 1
-            elif any(log.status.startswith("not won") for log in book.searches(_outcome(unit))):
+            elif entry is not None and any(log.status.startswith("not won") for log in book.searches(outcome)):
                 not_won += 1
             elif entry is not None and (entry.budget or 0) >= time_limit:
                 left_open += 1
             else:
-                todo.append((unit, entry, book.saved_table(_outcome(unit)) if entry is not None else None))
+                todo.append((unit, entry, book.saved_table(outcome) if entry is not None else None))
         report(f"{len(units):,} alternative moves: {won:,} proven, {not_won:,} not winning and {left_open:,} open "
                f"within {time_limit:g} s in the store; {len(todo):,} to search")
         if not todo:
@@ -182,10 +183,7 @@ def _record(book: OpeningBook, build: int, position: Position, move: int, before
             result: Result) -> str:
     """Store one alternative's search (one transaction); returns its status."""
     outcome = position.play(move)
-    went_on = before is not None and result.went_on
-    nodes = result.nodes + (before.nodes if went_on else 0)
-    seconds = result.seconds + (before.seconds if went_on else 0.0)
-    given = (result.limit or 0.0) + ((before.budget or 0.0) if went_on else 0.0)
+    nodes, seconds, given = totals(result, before)
     log = SearchLog(build, (f"{result.status} ({result.stopped_by})" if result.stopped_by else result.status),
                     result.nodes, result.seconds)
     if result.status == "won":  # X's proof from the position after the move: the strategy less its first entry

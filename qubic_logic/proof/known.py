@@ -30,6 +30,7 @@ from __future__ import annotations
 import struct
 from typing import Iterable
 
+from ..position import other
 from ..strategy.dictionary import Entry
 from ..symmetry import TRANSFORMS, canonical_masks
 
@@ -50,7 +51,7 @@ class KnownWins:
         for entry in strategy:
             position = entry.position
             mover = position.to_move
-            a, d = position.mask(mover), position.mask("o" if mover == "x" else "x")
+            a, d = position.mask(mover), position.mask(other(mover))
             ca, cd, t = canonical_masks(a, d)
             self._moves.setdefault((ca, cd), TRANSFORMS[t][entry.move])
         if len(self._moves) != before:
