@@ -147,7 +147,8 @@ def _worker(conn: Connection, memory_limit: float | None, parent: int, main_thre
     global _channel, _wrapping_up
     os.setpgrp()  # its own process group: stopping it stops any process it started (swipl)
     ignore_sigint()
-    die_with_parent(parent, kernel=main_thread)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the command's handler: a killed worker just ends,
+    die_with_parent(parent, kernel=main_thread)     # and its parent gives its job back
     _quiet_dying_words()
     signal.signal(WRAP_UP, _on_wrap_up)
     if memory_limit:

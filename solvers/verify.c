@@ -280,7 +280,8 @@ int qv_traverse(qv_dict *dict, qc_mask a, qc_mask d, double time_limit,
         w.deadline.tv_nsec = (long)((end - (double)w.deadline.tv_sec) * 1e9);
         w.has_deadline = 1;
     }
-    if (qv_map_init(&w.seen, 1 << 20) != 0) {
+    if (qv_map_init(&w.seen, 4096) != 0) { /* it grows: most walks are small, and a large
+                                              * calloc per walk costs more than they do */
         out->out_of_memory = 1;
         return -1;
     }

@@ -11,7 +11,7 @@ from qubic_logic.engines.rulefiles import rule_path
 from qubic_logic.notation import parse_patashnik
 from qubic_logic.strategy import StrategyDictionary
 from qubic_logic.strategy.dictionary import patashnik_path
-from qubic_logic.proof.minimise import ProofGraph, canonical_moves, smallest
+from qubic_logic.proof.minimise import ProofGraph, canonical_moves, chosen_strategy, smallest
 from qubic_logic.proof.optimise import Choices, main as optimise_main, optimised, proof_graph_facts
 from qubic_logic.proof.solve import solve
 from qubic_logic.strategy.compress import compressed
@@ -148,3 +148,21 @@ def test_the_lines_objective_needs_no_more_lines_than_compressing_the_smallest_s
     assert fewest_lines.size >= fewest_positions.size and fewest_lines.size == len(fewest_lines.strategy)
     assert verify(fewest_lines.strategy, root, jobs=1).verdict == "verified"
     assert "wildcard lines" in fewest_lines.summary()
+
+
+def test_the_greedy_cover_rewrites_a_strategy_in_fewer_lines_with_no_more_positions(union, graph):
+    """The lines objective's starting point: each position reached may take any known-winning move that reaches
+    no new position, and the fullest lines are taken first. It needs fewer lines than compressing the local
+    search's strategy, and the strategy it writes verifies."""
+    proofs, start, _ = graph
+    choices = proof_graph_facts(proofs, start, lines=True)
+    local = smallest(proofs, start)
+    number = {key: p for p, key in enumerate(choices.positions)}
+    pick, lines = choices.cover({number[key]: move for key, move in local.items()})
+    assert pick.keys() == choices.reached(pick) and len(pick) <= len(local)
+    assert all(any(line in choices.fitting[p][move] for line in lines) for p, move in pick.items())
+    before = chosen_strategy(local, "x", union)
+    after = chosen_strategy({choices.positions[p]: move for p, move in pick.items()}, "x", union)
+    assert len(lines) < len(compressed(before))
+    v = verify(after, parse_patashnik(ROOT), jobs=1)
+    assert v.verdict == "verified" and v.by_rule["dictionary"] == len(pick)

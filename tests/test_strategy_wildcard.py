@@ -26,6 +26,8 @@ SOLVED = DATA / "qubic-logic-solved.dictionary"
 RULES = Path(__file__).resolve().parent.parent / "rules" / "strategies"
 COMPACT = RULES / "patashnik-compact"
 OURS = RULES / "qubic-logic-compact"  # the shipped solved dictionary as rules; its wildcard form is in DATA
+LINES_DICT = DATA / "qubic-logic-lines.dictionary"  # the same positions, moves chosen for few lines
+LINES = RULES / "qubic-logic-lines"
 MID = "x2o8x9o"  # 1-4,13-23: a position of Patashnik's tree, 9,386 positions to verify from
 LATE = "xx1oo1x1oo2o8o3x15xxo19x"
 
@@ -40,7 +42,7 @@ def as_played(d: StrategyDictionary) -> set[tuple[int, int]]:
     return {canonical_masks(e.position.x | 1 << e.move, e.position.o)[:2] for e in d}
 
 
-@pytest.mark.parametrize("path", [patashnik_path(), SOLVED])
+@pytest.mark.parametrize("path", [patashnik_path(), SOLVED, LINES_DICT])
 def test_wildcard_lines_stand_for_exactly_the_dictionary(path):
     d = StrategyDictionary.load(path)
     for lines in (merged_lines(d), compressed(d)):
@@ -122,7 +124,8 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
 
 
 @pytest.mark.parametrize("rules, dictionary", [(COMPACT, "patashnik-qubic.dictionary"),
-                                               (OURS, "qubic-logic-solved.dictionary")])
+                                               (OURS, "qubic-logic-solved.dictionary"),
+                                               (LINES, "qubic-logic-lines.dictionary")])
 @pytest.mark.parametrize("language, ext", [("asp", "lp"), ("prolog", "pl")])
 def test_shipped_compact_strategy_is_the_compressed_dictionary(rules, dictionary, language, ext):
     text = convert_text(StrategyDictionary.load(DATA / dictionary), language, f"qubic_logic/data/{dictionary}")
@@ -130,16 +133,19 @@ def test_shipped_compact_strategy_is_the_compressed_dictionary(rules, dictionary
     assert shipped.split("\n", 1)[1] == text.split("\n", 1)[1]  # the first line names where it was written from
 
 
-def test_shipped_wildcard_form_is_the_solved_dictionary_compressed():
-    d = StrategyDictionary.load(SOLVED)
-    text = (DATA / "qubic-logic-compact.txt").read_text()
+@pytest.mark.parametrize("dictionary, compact", [(SOLVED, "qubic-logic-compact.txt"),
+                                                (LINES_DICT, "qubic-logic-lines-compact.txt")])
+def test_shipped_wildcard_form_is_the_dictionary_compressed(dictionary, compact):
+    d = StrategyDictionary.load(dictionary)
+    text = (DATA / compact).read_text()
     assert text.split("\n", 1)[1] == dumps_wildcard(compressed(d), d.header)
     assert as_played(parse_wildcard(text)) == as_played(d)
 
 
 @pytest.mark.parametrize("rules, dictionary, ext, root", [
     (COMPACT, patashnik_path(), "pl", MID), (COMPACT, patashnik_path(), "lp", LATE),
-    (OURS, SOLVED, "pl", "x2xo16o"), (OURS, SOLVED, "lp", "x2x6o10o")])
+    (OURS, SOLVED, "pl", "x2xo16o"), (OURS, SOLVED, "lp", "x2x6o10o"),
+    (LINES, LINES_DICT, "pl", "x2x6o10o"), (LINES, LINES_DICT, "lp", "x2xo16o")])
 def test_compact_rules_verify_with_the_dictionarys_counts(rules, dictionary, ext, root):
     strategy = load_strategy(str(rules.with_suffix(f".{ext}")), time_limit=120)  # a loaded machine grounds slowly
     try:
@@ -158,14 +164,24 @@ def test_compact_prolog_rules_verify_from_the_empty_board():
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("rules, dictionary", [(OURS, SOLVED), (LINES, LINES_DICT)])
 @pytest.mark.parametrize("ext", ["pl", "lp"])
-def test_our_compact_rules_verify_from_the_empty_board_with_the_dictionarys_counts(ext):
-    r = qubic("verify", "strategy", str(OURS.with_suffix(f".{ext}")), "--json", "--time-limit", "6000",
+def test_our_compact_rules_verify_from_the_empty_board_with_the_dictionarys_counts(rules, dictionary, ext):
+    r = qubic("verify", "strategy", str(rules.with_suffix(f".{ext}")), "--json", "--time-limit", "6000",
               "--call-limit", "60", timeout=6600)
     got = json.loads(r.stdout)
-    want = verify(StrategyDictionary.load(SOLVED))
-    assert got["verdict"] == "verified" and got["by_rule"]["strategy"] == len(StrategyDictionary.load(SOLVED))
+    want = verify(StrategyDictionary.load(dictionary))
+    assert got["verdict"] == "verified" and got["by_rule"]["strategy"] == len(StrategyDictionary.load(dictionary))
     assert got["positions"] == want.positions
+
+
+def test_the_lines_strategy_writes_the_solved_strategys_positions_in_at_most_500_lines():
+    solved, lines = StrategyDictionary.load(SOLVED), StrategyDictionary.load(LINES_DICT)
+    positions = lambda d: {canonical_masks(e.position.x, e.position.o)[:2] for e in d}  # noqa: E731
+    assert positions(lines) == positions(solved)
+    assert len(compressed(lines)) <= 500 < len(compressed(solved))
+    v = verify(lines)
+    assert v.verdict == "verified" and v.by_rule["dictionary"] == len(solved)
 
 
 def test_complete_dictionary_holds_the_entries_and_a_decision_at_each_forced_win():

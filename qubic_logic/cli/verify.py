@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..errors import Interrupted, QueryTimeout
 from ..notation import CellNames, format_mcdaniel, format_patashnik, root_of
 from ..saving import line_safe, write_atomically
+from ..shipped import DICTIONARIES
 from ..strategy.certificate import certificate_text, load_certificate, write_certificate
 from ..strategy.formats import read_dictionary
 from ..executor import make_executor
@@ -263,7 +264,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     d = what.add_parser("dictionary", help="does the side to move win by rules (1)-(4) with this dictionary?")
     d.add_argument("file", metavar="FILE", help="a dictionary in Patashnik's or the wildcard format "
                    "(detected; force one with wildcard:FILE or patashnik:FILE), or a shipped dictionary's "
-                   "name (patashnik, qubic-logic-solved)")
+                   f"name ({', '.join(DICTIONARIES)})")
     d.add_argument("--root", type=_position, default=None, metavar="POSITION",
                    help="where play starts (default: the file's 'root:' header line, else the empty board)")
     d.add_argument("--check-with", choices=CHECKERS, default=None,

@@ -11,7 +11,8 @@ reachability, ``#minimize`` over the positions reached) over the graph as
 facts (:func:`proof_graph_facts`) and lets clingo search, with
 
 - the local search's strategy as the starting point (a domain heuristic, so
-  the first model is no larger than it),
+  the first model is no larger than it; for the fewest lines, that strategy
+  re-chosen greedily for few lines, :meth:`Choices.cover`),
 - a time limit and Ctrl-C that keep the best model found, and
 - clingo's lower bound: with ``usc`` (core-guided optimisation, the default) the
   bound rises as cores are found; ``bb`` (model-guided) improves the strategy
@@ -38,10 +39,13 @@ Run it as ``python -m qubic_logic.proof.optimise OUT DICTIONARY... [--time-limit
 
 from __future__ import annotations
 
+import heapq
 import sys
 import time
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import clingo
@@ -80,9 +84,10 @@ class Choices:
     options: list[dict[int, tuple[int, ...]]]
     lines: bool = False  # the facts say which wildcard lines each entry fits (rules/fewest-lines.lp)
 
-    def facts(self, hint: dict[Key, int] | None = None) -> str:
-        """The ASP facts ``start/1``, ``option/2``, ``next/3`` (a line per position) and ``hint/2`` (a starting
-        strategy's moves).
+    def facts(self, hint: dict[Key, int] | None = None, line_hint: Iterable[int] = ()) -> str:
+        """The ASP facts ``start/1``, ``option/2``, ``next/3`` (a line per position), ``hint/2`` (a starting
+        strategy's moves) and, with the lines objective, ``fits/3`` and ``line_hint/1`` (the lines it is
+        written in).
 
         >>> print(Choices([(1, 2), (5, 10)], [0], [{21: (1,), 22: ()}, {63: ()}]).facts({(1, 2): 22}), end="")
         start(0).
@@ -100,17 +105,80 @@ class Choices:
         if hint:
             lines.append(" ".join(f"hint({number[key]},{self.closest(number[key], move)})."
                                   for key, move in sorted(hint.items()) if key in number))
+        if line_hint:
+            lines.append(" ".join(f"line_hint({line})." for line in sorted(line_hint)))
         return "\n".join(lines) + "\n"
 
-    def _fits(self) -> list[str]:
-        """``fits(P, M, L)`` facts, a line per position: the wildcard lines (numbered here) each entry fits."""
+    @cached_property
+    def fitting(self) -> list[dict[int, tuple[int, ...]]]:
+        """For each position, each move's wildcard lines up to symmetry, numbered in the order first met."""
         number: dict[LineKey, int] = {}
-        out = []
-        for p, moves in enumerate(self.options):
-            a, d = self.positions[p]
-            out.append(" ".join(f"fits({p},{m},{number.setdefault(key, len(number))})."
-                                for m in sorted(moves) for key in sorted(line_keys(a, d, m))))
-        return out
+        return [{m: tuple(number.setdefault(key, len(number)) for key in sorted(line_keys(*self.positions[p], m)))
+                 for m in sorted(moves)} for p, moves in enumerate(self.options)]
+
+    def _fits(self) -> list[str]:
+        """``fits(P, M, L)`` facts, a line per position: the wildcard lines each entry fits."""
+        return [" ".join(f"fits({p},{m},{line})." for m, lines in moves.items() for line in lines)
+                for p, moves in enumerate(self.fitting)]
+
+    def reached(self, pick: dict[int, int]) -> set[int]:
+        """The positions reached from the start when position ``p`` plays ``pick[p]`` (its first move if absent)."""
+        seen: set[int] = set()
+        stack = list(self.start)
+        while stack:
+            p = stack.pop()
+            if p not in seen:
+                seen.add(p)
+                moves, move = self.options[p], pick.get(p)
+                stack.extend(moves[move if move in moves else next(iter(moves))])
+        return seen
+
+    def cover(self, pick: dict[int, int]) -> tuple[dict[int, int], set[int]]:
+        """A strategy written in few wildcard lines, chosen greedily from the strategy ``pick`` (position ->
+        move): each position it reaches may take any move whose next positions it reaches too, and the line
+        holding the most positions not yet written is taken first; then each line whose positions all fit
+        other lines taken is dropped, smallest first. Returns the moves of the positions now reached and the
+        lines they are written in.
+
+        >>> c = Choices([(1, 2), (1, 4)], [0, 1], [{5: (), 6: ()}, {5: (), 7: ()}])
+        >>> c.cover({0: 6, 1: 7})    # X at 0, O at 1 or at 2: both play 5, in one line
+        ({0: 5, 1: 5}, {0})
+        """
+        reach = self.reached(pick)
+        members: dict[int, dict[int, int]] = defaultdict(dict)  # line -> position -> move
+        for p in reach:
+            for m, after in self.options[p].items():
+                if reach.issuperset(after):
+                    for line in self.fitting[p][m]:
+                        members[line][p] = m
+        held: dict[int, set[int]] = {}  # line taken -> the positions written in it
+        by_line: dict[int, int] = {}
+        heap = [(-len(fit), line) for line, fit in members.items()]
+        heapq.heapify(heap)
+        while len(by_line) < len(reach):
+            size, line = heapq.heappop(heap)
+            live = {p for p in members[line] if p not in by_line}
+            if len(live) < -size:
+                if live:
+                    heapq.heappush(heap, (-len(live), line))
+                continue
+            held[line] = live
+            by_line.update(dict.fromkeys(live, line))
+        homes: dict[int, list[int]] = defaultdict(list)
+        for line, fit in members.items():
+            for p in fit:
+                homes[p].append(line)
+        for line in sorted(held, key=lambda line: (len(held[line]), line)):
+            elsewhere = {p: next((home for home in homes[p] if home != line and home in held), None)
+                         for p in held[line]}
+            if None not in elsewhere.values():
+                for p, home in elsewhere.items():
+                    held[home].add(p)
+                    by_line[p] = home
+                del held[line]
+        chosen = {p: members[line][p] for p, line in by_line.items()}
+        now = self.reached(chosen)
+        return {p: chosen[p] for p in now}, {by_line[p] for p in now}
 
     def closest(self, p: int, move: int) -> int:
         """``move`` at position ``p`` when kept, else a kept move whose next positions are a subset of its."""
@@ -200,7 +268,7 @@ class Optimum:
         return f"{what}; {bound}"
 
 
-def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: float | None,
+def _solve(choices: Choices, hint: dict[Key, int], line_hint: set[int], opt_strategy: str, deadline: float | None,
            report: Callable[[str], None]) -> tuple[dict[int, int] | None, int | None, str | None, int, int | None]:
     """Run clingo on the facts: the best model's choice (position number → move), the proven lower bound (the
     best model's cost when the search finished), why it stopped early (or None), the number of models and the
@@ -209,11 +277,11 @@ def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: 
     ctl = clingo.Control(["--stats", f"--parallel-mode={len(threads)}"])
     for solver, strategy in zip(ctl.configuration.solver, threads):
         solver.opt_strategy = strategy
-        solver.heuristic = "Domain"  # the hint's moves first (rules/smallest-strategy.lp)
+        solver.heuristic = "Domain"  # the hint's moves (and lines) first (rules/smallest-strategy.lp)
     ctl.load(str(rule_path("smallest-strategy", "lp")))
     if choices.lines:
         ctl.load(str(rule_path("fewest-lines", "lp")))
-    ctl.add("base", [], choices.facts(hint))
+    ctl.add("base", [], choices.facts(hint, line_hint))
     unit = "wildcard lines" if choices.lines else "strategic positions"
     ctl.ground([("base", [])])
     best: list[dict[int, int]] = []
@@ -248,7 +316,7 @@ def _solve(choices: Choices, hint: dict[Key, int], opt_strategy: str, deadline: 
     if len(costs) > shown:
         report(f"model {len(costs):,}: {costs[-1]:,} {unit}")
     lower = ctl.statistics["summary"].get("lower")
-    bound = costs[-1] if result.exhausted and result.satisfiable else int(lower[0]) if lower else None
+    bound = costs[-1] if result.exhausted and result.satisfiable else int(lower[0]) if lower and lower[0] else None
     return (best[0] if best else None), bound, stopped, len(costs), (costs[-1] if costs else None)
 
 
@@ -295,14 +363,27 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
     seconds["proof graph"] = time.monotonic() - clock
     found.facts = (len(choices.positions), *choices.size())
     report(f"proof graph: {found.facts[0]:,} positions, {found.facts[1]:,} moves, {found.facts[2]:,} next facts")
+    hint, line_hint = local, set()
+    if choices.lines:  # the starting point: the local search's strategy re-chosen for few lines, greedily
+        clock = time.monotonic()
+        number = {key: p for p, key in enumerate(choices.positions)}
+        pick, line_hint = choices.cover({number[key]: choices.closest(number[key], move)
+                                         for key, move in local.items() if key in number})
+        hint = {choices.positions[p]: move for p, move in pick.items()}
+        found.strategy = chosen_strategy(hint, attacker, dictionary)
+        found.size, found.lines = len(hint), len(line_hint)
+        seconds["greedy cover"] = time.monotonic() - clock
+        report(f"greedy cover: {found.lines:,} wildcard lines ({found.size:,} strategic positions)")
     if facts_out is not None:
-        write_atomically(facts_out, f"% The proof graph from {format_patashnik(root)} as facts for "
-                         "rules/smallest-strategy.lp (python -m qubic_logic.proof.optimise); hint/2: the local "
-                         "search's moves.\n" + choices.facts(local))
+        where = format_patashnik(root) or "the empty board"
+        write_atomically(facts_out, f"% The proof graph from {where} as facts for rules/smallest-strategy.lp "
+                         "(python -m qubic_logic.proof.optimise); hint/2 (and line_hint/1): the starting "
+                         "strategy.\n" + choices.facts(hint, line_hint))
     clock = time.monotonic()
-    pick, found.lower, found.stopped, found.models, cost = _solve(choices, local, opt_strategy, deadline, report)
+    pick, found.lower, found.stopped, found.models, cost = _solve(choices, hint, line_hint, opt_strategy, deadline,
+                                                                  report)
     seconds["clingo"] = time.monotonic() - clock
-    if pick is not None and (choices.lines or len(pick) < found.size):
+    if pick is not None and cost is not None and (cost, len(pick)) < (found.value, found.size):
         chosen = {choices.positions[p]: move for p, move in pick.items()}
         found.strategy, found.size = chosen_strategy(chosen, attacker, dictionary), len(chosen)
         found.lines = cost if choices.lines else None
