@@ -302,7 +302,7 @@ def test_sigkill_of_the_master_then_the_next_run_finishes_searching_no_finished_
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("death", [signal.SIGKILL, signal.SIGTERM])
+@pytest.mark.parametrize("death", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 def test_a_worker_that_dies_gives_its_job_back_and_ctrl_c_keeps_the_running_job_s_work(tmp_path, death):
     """moves:1,7 (X to move) needs one df-pn of about 4.5 M nodes: its first job runs for seconds. A worker's
     SIGTERM (``pkill -f "book solve"`` reaches the workers too) ends it quietly, as SIGKILL does."""
