@@ -61,6 +61,8 @@ LONG_EDGES = {"nodes": [box(i) for i in range(201)], "edges": chain(201) + [[i, 
     ({"nodes": [box(0)], "edges": "0-1"}, "edges", "list"),
     ({"nodes": [[0, 3000, 1]]}, "nodes", "less than or equal to 2000"),
     ({"nodes": [box(0)], "rankdir": "XX"}, "rankdir", "'TB' or 'LR'"),
+    ({"nodes": [[0.0, 1, 1]]}, "nodes.0.0", "valid integer"),   # an id is an integer, not a number that rounds to one
+    ({"nodes": [box(0)], "edges": [[0, True]]}, "edges.0.1", "valid integer"),
     ({}, "nodes", "required"),
     ([], "body", "object to extract fields from"),
 ])

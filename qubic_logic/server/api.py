@@ -112,7 +112,7 @@ class TreeRequest(WinRequest):
     fold: bool = Field(True, description="fold each threat and its forced reply into one step edge")
 
 
-NodeId = Annotated[int, Field(ge=0, le=MAX_ID)]
+NodeId = Annotated[int, Field(ge=0, le=MAX_ID, strict=True)]  # 0.0 or true is not an id
 Pixels = Annotated[float, Field(gt=0, le=2000)]
 
 
