@@ -157,7 +157,7 @@ def test_the_greedy_cover_rewrites_a_strategy_in_fewer_lines_with_no_more_positi
     proofs, start, _ = graph
     choices = proof_graph_facts(proofs, start, lines=True)
     local = smallest(proofs, start)
-    number = {key: p for p, key in enumerate(choices.positions)}
+    number = choices.number
     pick, lines = choices.cover({number[key]: move for key, move in local.items()})
     assert pick.keys() == choices.reached(pick) and len(pick) <= len(local)
     assert all(any(line in choices.fitting[p][move] for line in lines) for p, move in pick.items())

@@ -101,13 +101,18 @@ class Choices:
                                   for m, after in sorted(moves.items())))
         if self.lines:
             lines.extend(self._fits())
-        number = {key: p for p, key in enumerate(self.positions)}
+        number = self.number
         if hint:
             lines.append(" ".join(f"hint({number[key]},{self.closest(number[key], move)})."
                                   for key, move in sorted(hint.items()) if key in number))
         if line_hint:
             lines.append(" ".join(f"line_hint({line})." for line in sorted(line_hint)))
         return "\n".join(lines) + "\n"
+
+    @cached_property
+    def number(self) -> dict[Key, int]:
+        """Each position's number (its index in ``positions``)."""
+        return {key: p for p, key in enumerate(self.positions)}
 
     @cached_property
     def fitting(self) -> list[dict[int, tuple[int, ...]]]:
@@ -366,7 +371,7 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
     hint, line_hint = local, set()
     if choices.lines:  # the starting point: the local search's strategy re-chosen for few lines, greedily
         clock = time.monotonic()
-        number = {key: p for p, key in enumerate(choices.positions)}
+        number = choices.number
         pick, line_hint = choices.cover({number[key]: choices.closest(number[key], move)
                                          for key, move in local.items() if key in number})
         hint = {choices.positions[p]: move for p, move in pick.items()}

@@ -168,7 +168,7 @@ class LessonAnswer(BaseModel):
 
 
 class VerifyRequest(BaseModel):
-    dictionary: Literal["patashnik", "qubic-logic-solved", "qubic-logic-lines"] | None = None
+    dictionary: Literal[tuple(DICTIONARIES)] | None = None  # type: ignore[valid-type]  # the shipped names
     text: Annotated[str, Field(max_length=MAX_DICTIONARY)] | None = Field(
         None, description="a dictionary in Patashnik's format (header, dashed line, 'position move' lines)")
     strategy: Annotated[str, Field(max_length=60)] | None = Field(
