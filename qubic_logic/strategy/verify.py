@@ -27,6 +27,7 @@ import os
 import threading
 import time
 from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -77,6 +78,33 @@ class Witness:
         return (len(self.sequence) + 1) // 2
 
 
+class Witnesses(Sequence[Witness]):
+    """The rule-(4) positions as the traversal found them, each :class:`Witness` built only when asked for
+    (a verification has hundreds of thousands; most callers want the count and the longest).
+
+    >>> w = Witnesses([(0b111, 0b111 << 16, b"\\x03")], "x")
+    >>> len(w), w[0].position.count, w[0].sequence, list(w.lengths())
+    (1, 6, (3,), [1])
+    """
+
+    def __init__(self, found: list[tuple[int, int, bytes]], attacker: str) -> None:
+        self._found = found
+        self._attacker = attacker
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        a, d, seq = self._found[i]
+        return Witness(_position(a, d, self._attacker), tuple(seq))
+
+    def lengths(self) -> Iterator[int]:
+        """Each witness's length in attacker moves, in order, without building the witnesses."""
+        return ((len(seq) + 1) // 2 for _, _, seq in self._found)
+
+
 @dataclass
 class Verification:
     """The verdict on a dictionary and the figures behind it."""
@@ -90,7 +118,7 @@ class Verification:
     engine: str
     jobs: int
     failures: list[Failure] = field(default_factory=list)
-    witnesses: list[Witness] = field(default_factory=list)
+    witnesses: Sequence[Witness] = field(default_factory=list)
     unsettled: int = 0
     used_entries: list[int] = field(default_factory=list)  # indices of the entries played (rule 3)
     stopped: str | None = None  # why an incomplete verification stopped: 'interrupted' or 'time limit'
@@ -98,12 +126,17 @@ class Verification:
     @property
     def longest(self) -> int:
         """The longest forced sequence needed, in attacker moves (0 when none)."""
-        return max((w.length for w in self.witnesses), default=0)
+        return max(self._lengths(), default=0)
 
     @property
     def longest_witness(self) -> Witness | None:
         """A rule-(4) position needing the longest forced sequence."""
-        return max(self.witnesses, key=lambda w: w.length, default=None)
+        lengths = list(self._lengths())
+        return self.witnesses[lengths.index(max(lengths))] if lengths else None
+
+    def _lengths(self) -> Iterator[int]:
+        w = self.witnesses
+        return w.lengths() if isinstance(w, Witnesses) else (x.length for x in w)
 
     def to_json(self) -> dict:
         """The object printed by ``qubic verify dictionary --json``."""
@@ -326,7 +359,8 @@ def _settle_all(
 
 
 def _position(a: int, d: int, attacker: str) -> Position:
-    return Position(a, d) if attacker == "x" else Position(d, a)
+    """The traversal's ``(attacker, defender)`` masks as a position (legal: reached by legal play)."""
+    return Position.trusted(a, d) if attacker == "x" else Position.trusted(d, a)
 
 
 def verify(
@@ -370,11 +404,11 @@ def verify(
         Failure(_position(fa, fd, attacker), tuple(path), REASONS[reason])
         for fa, fd, path, reason in found["failures"]
     ]
-    witnesses = []
+    won: list[tuple[int, int, bytes]] = []
     unsettled = 0
     for (la, ld, path), (length, seq) in zip(found["leaves"], settled):
         if length > 0:
-            witnesses.append(Witness(_position(la, ld, attacker), tuple(seq)))
+            won.append((la, ld, seq))
         elif length == 0:
             failures.append(Failure(_position(la, ld, attacker), tuple(path), REASONS[3]))
         else:
@@ -387,13 +421,13 @@ def verify(
         verdict=verdict,
         root=root,
         positions=found["positions"],
-        by_rule=dict(zip(RULES, (*found["by_rule"][:3], len(witnesses)))),
+        by_rule=dict(zip(RULES, (*found["by_rule"][:3], len(won)))),
         defender_positions=found["defender_positions"],
         seconds=time.monotonic() - start,
         engine=engine,
         jobs=jobs,
         failures=failures,
-        witnesses=witnesses,
+        witnesses=Witnesses(won, attacker),
         unsettled=unsettled,
         used_entries=found["used"],
         stopped=stopped,
