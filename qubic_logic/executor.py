@@ -17,10 +17,11 @@ once (local worker processes are terminated; a Dask cluster the executor
 started is shut down, units on an existing cluster are cancelled), the
 iteration ends, and ``run.stopped`` says why: whatever finished before is
 kept by the caller. An exception raised by a unit stops the others and is
-raised again in the parent. A run with ``wrap_up=S`` first gives local units
+raised again in the parent. A run with ``wrap_up=S`` first gives units
 that can end early (they poll :func:`~qubic_logic.supervisor.wrapping_up`,
 as the opening book's searches do) up to S seconds after Ctrl-C to hand in
-what they have, and yields those results too; on Dask, Ctrl-C stops at once.
+what they have, and yields those results too: a local worker is told by a
+signal, a Dask task by a Dask ``Event`` of its own (:func:`_wrappable`).
 
 Work that decides its next unit from the results of the last ones (a search
 that hands out leaves of a tree) opens a :meth:`Executor.stream` instead: it
@@ -54,10 +55,11 @@ import signal
 import threading
 import time
 from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from .errors import EngineUnavailableError, QubicError
-from .supervisor import sigint_held
+from .supervisor import sigint_held, wrapped_up_by
 
 EXECUTORS = ("local", "dask")
 POLL = 0.2  # seconds between looks at the clock while waiting for results
@@ -211,8 +213,8 @@ class UnitStream(ABC):
 
     @abstractmethod
     def wrap_up(self, jobs: Iterable[int] | None = None) -> None:
-        """Ask the given running units (default: all) to end early with what they have (local workers:
-        their outcome comes back as usual); on Dask they are cancelled (lost)."""
+        """Ask the given running units (default: all) to end early with what they have; their outcomes
+        come back as usual."""
 
     @abstractmethod
     def stop(self) -> list[Outcome]:
@@ -309,9 +311,69 @@ class _LocalStream(UnitStream):
         return lost
 
 
+WATCH = 0.5  # seconds a Dask task's watcher waits on its wrap-up Event at a time
+
+
+def _wrappable(job: tuple[Callable[[Any], Any], Any, str]) -> Any:
+    """On a Dask worker: ``fn(unit)`` of ``job = (fn, unit, name)``, which sees
+    :func:`~qubic_logic.supervisor.wrapping_up` once the cluster's ``Event(name)`` is set
+    (:func:`_wrap_up_tasks`): a thread beside the task waits on the Event."""
+    from distributed import Event, get_client
+
+    fn, unit, name = job
+    flag, done = threading.Event(), threading.Event()
+    event = Event(name, client=get_client())  # (the watcher's thread cannot find the worker's client itself)
+
+    def watch() -> None:
+        while not done.is_set():
+            try:
+                if event.wait(timeout=WATCH):
+                    flag.set()
+                    return
+            except Exception:  # noqa: BLE001 - the scheduler is going away: so is the run
+                return
+
+    threading.Thread(target=watch, daemon=True).start()
+    try:
+        with wrapped_up_by(flag):
+            return fn(unit)
+    finally:
+        done.set()
+
+
+def _wrap_up_tasks(client: Any, names: Iterable[str]) -> None:
+    """Set the wrap-up Events ``names`` (:func:`_wrappable`) on ``client``'s scheduler."""
+    from distributed import Event
+
+    for name in names:
+        try:
+            Event(name, client=client).set()
+        except Exception:  # noqa: BLE001 - a scheduler that is gone has no task left to tell
+            pass
+
+
+def _forget_events(client: Any, names: Iterable[str]) -> None:
+    """Clear wrap-up Events that were set, so the scheduler drops them."""
+    from distributed import Event
+
+    for name in names:
+        try:
+            Event(name, client=client).clear()
+        except Exception:  # noqa: BLE001 - as in _wrap_up_tasks
+            pass
+
+
+def _event_name() -> str:
+    return f"qubic-logic-wrap-up-{os.getpid()}-{next(_EVENTS)}-{time.time_ns()}"
+
+
+_EVENTS = itertools.count()
+
+
 class _DaskStream(UnitStream):
     """:class:`UnitStream` on a Dask cluster: a worker that dies has its unit run again by the scheduler
-    (after several deaths Dask gives up on it: it comes back lost)."""
+    (after several deaths Dask gives up on it: it comes back lost). Each unit runs under
+    :func:`_wrappable`, so :meth:`wrap_up` tells it to hand in what it has, as a local worker does."""
 
     REFRESH = 5.0  # seconds between looks at how many workers the cluster has
 
@@ -320,6 +382,8 @@ class _DaskStream(UnitStream):
         self.executor = executor
         self.client = executor.client
         self.futures: dict[int, Any] = {}
+        self.events: dict[int, str] = {}  # job -> the name of its wrap-up Event
+        self.told: set[str] = set()  # Events set, to clear once their job is back
         self.finished: queue.Queue = queue.Queue()
         self._capacity, self._looked = executor.jobs, time.monotonic()
 
@@ -335,7 +399,8 @@ class _DaskStream(UnitStream):
 
     def submit(self, unit: Any) -> int:
         job = next(self._ids)
-        future = self.client.submit(self.fn, unit, pure=False)
+        self.events[job] = _event_name()
+        future = self.client.submit(_wrappable, (self.fn, unit, self.events[job]), pure=False)
         self.futures[job] = future
         self.running[job] = "dask"
         future.add_done_callback(lambda _, job=job: self.finished.put(job))
@@ -358,6 +423,7 @@ class _DaskStream(UnitStream):
             if future is None:
                 continue  # cancelled by stop(): reported then
             self.running.pop(job, None)
+            self._forget(job)
             if future.status == "finished":
                 out.append(Outcome(job, "done", future.result()))
             elif future.status == "cancelled":
@@ -371,10 +437,15 @@ class _DaskStream(UnitStream):
         return out
 
     def wrap_up(self, jobs: Iterable[int] | None = None) -> None:
-        for job in list(self.futures) if jobs is None else list(jobs):
-            future = self.futures.get(job)
-            if future is not None:
-                self.client.cancel([future], force=True)
+        names = [self.events[job] for job in (list(self.futures) if jobs is None else jobs) if job in self.futures]
+        self.told.update(names)
+        _wrap_up_tasks(self.client, names)
+
+    def _forget(self, job: int) -> None:
+        name = self.events.pop(job, None)
+        if name in self.told:
+            self.told.discard(name)
+            _forget_events(self.client, [name])
 
     def stop(self) -> list[Outcome]:
         lost = [Outcome(job, "lost", "stopped") for job in self.futures]
@@ -382,6 +453,8 @@ class _DaskStream(UnitStream):
             self.client.cancel(list(self.futures.values()), force=True)
         except Exception:  # noqa: BLE001 - a client already closing has nothing left to cancel
             pass
+        for job in list(self.futures):
+            self._forget(job)
         self.futures.clear()
         self.running.clear()
         return lost
@@ -484,14 +557,27 @@ class _Pool:
         self.idle.clear()
 
 
+@dataclass
+class _DaskRun:
+    """A run's futures on the cluster (handed out one per free worker), their wrap-up Events and the
+    ones set (cleared at the end), and the finished futures in the order they came."""
+
+    futures: list = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
+    finished: queue.Queue = field(default_factory=queue.Queue)
+    stopping: threading.Event = field(default_factory=threading.Event)
+    handing_out: threading.Lock = field(default_factory=threading.Lock)
+
+
 class DaskExecutor(Executor):
     """Units as Dask tasks: on a ``LocalCluster`` of ``jobs`` worker processes, or on ``scheduler``.
 
     With ``scheduler`` (an address such as ``tcp://10.0.0.5:8786``) the units
     run on an existing cluster, whose workers must have qubic-logic installed;
-    on Ctrl-C they are cancelled (a unit already running finishes its own time
-    limit). Without it a ``LocalCluster`` on loopback is started, and stopped
-    on Ctrl-C or by :meth:`close`.
+    on Ctrl-C the running ones are told to wrap up (a run's ``wrap_up``) and
+    then cancelled. Without it a ``LocalCluster`` on loopback is started, and
+    stopped on Ctrl-C or by :meth:`close`.
     """
 
     name = "dask"
@@ -521,48 +607,57 @@ class DaskExecutor(Executor):
             raise QubicError(f"cannot reach the Dask scheduler {scheduler!r}: {exc}; expected the "
                              "address a running `dask scheduler` prints, e.g. tcp://127.0.0.1:8786") from None
 
-    def _start(self, fn: Callable, units: list) -> Any:
+    def _start(self, fn: Callable, units: list) -> "_DaskRun":
         from dask.distributed import as_completed
 
         # One unit per worker at a time, the next one handed out as one finishes: Dask would
         # otherwise queue a unit behind a long one on a busy worker while another worker idles.
         waiting = iter(enumerate(units))
-        futures: list = []
-        finished: queue.Queue = queue.Queue()
-        stopping, handing_out = threading.Event(), threading.Lock()
+        run = _DaskRun()
 
         def submit(index: int, unit: Any) -> Any:
-            futures.append(self.client.submit(_indexed, (fn, index, unit), pure=False))
-            return futures[-1]
+            run.events.append(_event_name())
+            run.futures.append(self.client.submit(_wrappable, (_indexed, (fn, index, unit), run.events[-1]),
+                                                  pure=False))
+            return run.futures[-1]
 
         running = as_completed([submit(i, u) for i, u in itertools.islice(waiting, self.jobs)])
 
         def collect() -> None:  # as_completed has no timeout: a thread hands finished futures over
             for future in running:
-                finished.put(future)
-                with handing_out:
-                    following = None if stopping.is_set() else next(waiting, None)
+                run.finished.put(future)
+                with run.handing_out:
+                    following = None if run.stopping.is_set() else next(waiting, None)
                     if following is not None:
                         running.add(submit(*following))
-            finished.put(None)
+            run.finished.put(None)
 
         threading.Thread(target=collect, daemon=True).start()
-        return futures, finished, stopping, handing_out
+        return run
 
-    def _next(self, handle: Any, timeout: float) -> tuple[int, Any] | None:
+    def _next(self, handle: "_DaskRun", timeout: float) -> tuple[int, Any] | None:
         try:
-            future = handle[1].get(timeout=timeout)
+            future = handle.finished.get(timeout=timeout)
         except queue.Empty:
             return None
         if future is None:
             raise StopIteration
         return future.result()
 
-    def _stop(self, handle: Any, final: bool = True) -> None:
-        with handle[3]:
-            handle[2].set()  # no unit is handed out after this
+    def _wrap_up(self, handle: "_DaskRun") -> bool:
+        with handle.handing_out:
+            handle.stopping.set()  # no unit is handed out after this
+            running = [name for future, name in zip(handle.futures, handle.events) if not future.done()]
+        handle.told.extend(running)
+        _wrap_up_tasks(self.client, running)
+        return True
+
+    def _stop(self, handle: "_DaskRun", final: bool = True) -> None:
+        with handle.handing_out:
+            handle.stopping.set()  # no unit is handed out after this
         try:
-            self.client.cancel(handle[0], force=True)
+            _forget_events(self.client, handle.told)
+            self.client.cancel(handle.futures, force=True)
             if final and self.cluster is not None:  # our own workers: end the units running in them now
                 for pid in self.client.run(os.getpid).values():
                     os.kill(pid, signal.SIGKILL)

@@ -50,15 +50,36 @@ POLL = 0.05  # seconds between looks at the clock and the keyboard while waiting
 _channel: Connection | None = None  # in a worker: the pipe to the parent
 WRAP_UP = signal.SIGUSR1  # from the parent: end the running work early and hand in what it has
 _wrapping_up = False  # in a worker: WRAP_UP came during the current work
+_thread = threading.local()  # in a thread running a cluster's task: its own wrap-up flag (wrapped_up_by)
 
 
 def wrapping_up() -> bool:
-    """In a worker: whether the parent asked the current work to end early (:meth:`Supervisor.wrap_up`).
+    """In a worker: whether the parent asked the current work to end early (:meth:`Supervisor.wrap_up`,
+    or on a Dask worker the flag of :func:`wrapped_up_by`).
 
     Long work that can stop with a partial result polls it (a search's
     progress callback does), then returns what it has.
     """
-    return _wrapping_up
+    flag = getattr(_thread, "flag", None)
+    return _wrapping_up or (flag is not None and flag.is_set())
+
+
+@contextmanager
+def wrapped_up_by(flag: threading.Event) -> Iterator[None]:
+    """Within it, :func:`wrapping_up` in this thread also says whether ``flag`` is set: work in a thread of
+    a Dask worker, which no signal reaches.
+
+    >>> flag = threading.Event()
+    >>> with wrapped_up_by(flag):
+    ...     before = wrapping_up(); flag.set(); after = wrapping_up()
+    >>> before, after, wrapping_up()
+    (False, True, False)
+    """
+    _thread.flag = flag
+    try:
+        yield
+    finally:
+        _thread.flag = None
 
 
 def _on_wrap_up(signum: int, frame: Any) -> None:

@@ -380,6 +380,27 @@ def test_solve_on_a_dask_scheduler_with_two_workers(tmp_path, dask_cluster):  # 
     assert verify_book(path, jobs=1).verified
 
 
+@pytest.mark.slow
+def test_ctrl_c_on_a_dask_scheduler_keeps_the_running_job_s_work(tmp_path, dask_cluster):  # noqa: F811
+    """As with local workers: the running job is told to wrap up, hands in its table, and is not lost."""
+    path = tmp_path / "b.sqlite"
+    proc = subprocess.Popen([*QUBIC, "book", "solve", str(path), "moves:1,7", "--job-nodes", "4000000",
+                             "--scheduler", dask_cluster], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=ctrl_c_as_in_a_terminal)
+    deadline = time.monotonic() + 120
+    while not [r for r in _jobs(path) if r[4] == "running"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(2.0)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 130, err
+    assert "interrupted: every finished job is kept" in out and "Traceback" not in err
+    jobs = _jobs(path)
+    assert jobs and all(r[4] == "done" and r[6] == "unknown (interrupted)" for r in jobs), jobs
+    with OpeningBook.open(path) as book:
+        assert book.saved_table(parse_position("moves:1,7")) is not None  # its work is kept to go on from
+
+
 def test_a_local_stream_gives_back_the_unit_of_a_worker_that_died():
     with make_executor("local", jobs=1) as ex, ex.stream(time.sleep) as stream:
         job = stream.submit(30)

@@ -14,6 +14,7 @@ from qubic_logic.executor import make_executor, run_all
 from qubic_logic.notation import parse_patashnik
 from qubic_logic.proof.split import solve_split
 from qubic_logic.strategy.verify import verify
+from qubic_logic.supervisor import wrapping_up
 
 
 def _nap(seconds: float) -> float:
@@ -25,6 +26,16 @@ def _fails(unit: int) -> int:
     if unit == 2:
         raise QubicError("unit 2 is bad")
     return unit
+
+
+def _until_told(seconds: float) -> str:
+    """Work that hands in what it has once told to wrap up."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if wrapping_up():
+            return "wrapped up"
+        time.sleep(0.02)
+    return "ran out"
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +113,49 @@ def test_split_solve_gives_a_verified_strategy_through_dask(dask_executor):
     assert local.extra["replies"] == on_dask.extra["replies"] == 59
     assert verify(on_dask.strategy, root, jobs=1).verdict == "verified"
     assert len(on_dask.strategy) == len(local.strategy)
+
+
+@pytest.mark.parametrize("kind", ["local", "dask"])
+def test_a_stream_tells_one_running_unit_to_wrap_up_and_its_outcome_comes_back(kind, dask_executor):
+    with (make_executor("local", jobs=2) if kind == "local" else _kept(dask_executor)) as ex, \
+            ex.stream(_until_told) as stream:
+        first, second = stream.submit(60), stream.submit(60)
+        time.sleep(2.0)                                  # both running
+        stream.wrap_up([first])
+        found = []
+        deadline = time.monotonic() + 30
+        while not found and time.monotonic() < deadline:
+            found += stream.poll(1.0)
+        assert [(o.job, o.kind, o.value) for o in found] == [(first, "done", "wrapped up")]
+        assert list(stream.running) == [second]          # the other one goes on
+        stream.wrap_up()
+        while not (more := stream.poll(1.0)) and time.monotonic() < deadline:
+            pass
+        assert [(o.job, o.kind, o.value) for o in more] == [(second, "done", "wrapped up")]
+
+
+class _kept:
+    """The module's Dask executor as a context manager that leaves it open."""
+
+    def __init__(self, executor) -> None:
+        self.executor = executor
+
+    def __enter__(self):
+        return self.executor
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+
+@pytest.mark.parametrize("kind", ["local", "dask"])
+def test_ctrl_c_gives_running_units_time_to_hand_in_what_they_have(kind):
+    with make_executor(kind, jobs=2) as ex:
+        timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            run = ex.run(_until_told, [60, 60, 60], wrap_up=30)
+            results = sorted(run)
+        finally:
+            timer.cancel()
+    assert run.stopped == "interrupted"
+    assert results == [(0, "wrapped up"), (1, "wrapped up")]   # the third was never handed out

@@ -439,7 +439,7 @@ def build_book(
     ends by then and keeps its table, so the same call goes on later (the
     report's ``stopped`` says ``'time limit'``). ``first_round``: the budget
     of the first of the :func:`rounds`. On Ctrl-C the running
-    searches end (local workers; Dask's are stopped at once) and keep their
+    searches end (on local workers and on Dask alike) and keep their
     tables, and every settled position is kept (``stopped``: ``'interrupted'``).
 
     >>> import tempfile, os

@@ -43,8 +43,8 @@ transaction (with the nodes, edges and numbers it changed), so the master
 killed at any point (SIGKILL included) loses only the jobs then running:
 the same call goes on from the tree in the book, and no finished job is run
 again. A worker that dies gives its job back (it is handed out again). On
-Ctrl-C or at ``time_limit`` the running jobs hand in what they have (local
-workers; Dask's are cancelled); a disk that fills up stops the search with
+Ctrl-C or at ``time_limit`` the running jobs hand in what they have (on local
+workers and on Dask alike); a disk that fills up stops the search with
 what was written kept.
 
 >>> import tempfile, os
