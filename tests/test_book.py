@@ -455,3 +455,25 @@ def test_a_build_that_leaves_positions_open_says_so_in_its_last_line(tmp_path):
     assert "0 of 1 position settled, 1 open" in done.stdout
     assert last.startswith("done, 1 position left open within the budget of 0.01 s each")
     assert "complete" not in done.stdout
+
+
+def test_a_win_counts_only_once_the_verifier_passed_its_proof(tmp_path):
+    """The build records a search as a leaf job: the df-pn's result and the verifier's verdict from the
+    worker. A proof the verifier did not pass is logged as refuted, leaves the position open, and stops."""
+    from qubic_logic.book.build import Builder, BuildReport, _units
+    from qubic_logic.book.leafjobs import LeafSearch, run_job
+
+    root = parse_position("1-2,22-52,27")          # O to move: its replies are the frontier, each an X win
+    with OpeningBook.open(tmp_path / "b.sqlite", create=True) as book:
+        tree = BookTree(root, root.count)
+        book.add_positions(tree.positions())
+        builder = Builder(book, tree, book.start_build(root.count, None, "local", 1), BuildReport("b"))
+        first, second = _units(book, tree, None)[:2]
+        searches = [run_job(LeafSearch(unit.work(None))) for unit in (first, second)]
+        assert [(s.result.status, s.verdict) for s in searches] == [("won", "verified")] * 2
+        builder.record(first, searches[0])
+        assert book.get(Position(*first.key)).value == "win"
+        with pytest.raises(QubicError, match="the verifier does not pass the proof .* refuted: please report it"):
+            builder.record(second, searches[1]._replace(verdict="refuted"))
+        assert book.get(Position(*second.key)).value == "open"
+        assert "refuted by the verifier (refuted)" in book.searches(Position(*second.key))[-1].status

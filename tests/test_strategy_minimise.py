@@ -225,3 +225,25 @@ def test_qubic_solve_prints_the_minimising_pass_by_phase(capsys):
     assert main(["solve", "patashnik:x2x16o4o", "--json"]) == 0
     phases = json.loads(capsys.readouterr().out)["minimising"]
     assert list(phases) == ["proof graph", "choosing", "verifying"] and min(phases.values()) >= 0
+
+
+def test_an_alternative_s_proof_is_stored_only_once_the_verifier_passed_it(tmp_path):
+    from qubic_logic.book.build import Unit
+    from qubic_logic.book.leafjobs import LeafSearch, run_job
+    from qubic_logic.proof.alternatives import _record
+
+    text = "x2x16o4o"
+    position = parse_patashnik(text)
+    strategy = solve(position).strategy
+    text_move = alternative_units(strategy, marks=4, strong_only=True)[:2]
+    searches = [run_job(LeafSearch(Unit(t, 10.0, None, None, None, move=m))) for t, m in text_move]
+    assert [(s.result.status, s.verdict) for s in searches] == [("won", "verified")] * 2
+    with OpeningBook.open(tmp_path / "alt.sqlite", create=True) as book:
+        build = book.start_build(5, 10.0, "local", 1)
+        (t1, m1), (t2, m2) = text_move
+        assert _record(book, build, parse_patashnik(t1), m1, None, searches[0]) == "won"
+        assert book.get(parse_patashnik(t1).play(m1)).value == "loss"    # O to move after it: lost
+        with pytest.raises(QubicError, match="does not pass the proof .* refuted: please report it"):
+            _record(book, build, parse_patashnik(t2), m2, None, searches[1]._replace(verdict="refuted"))
+        after = parse_patashnik(t2).play(m2)
+        assert book.get(after).value == "open" and "refuted" in book.searches(after)[-1].status

@@ -44,7 +44,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
 from ..core import core_module
 from ..errors import DataFormatError, QubicError
@@ -56,6 +56,9 @@ from ..strategy.dictionary import Entry, StrategyDictionary
 from ..proof.solve import DFPN_NATIVE, solve
 from ..supervisor import report, wrapping_up
 from .store import BookEntry, OpeningBook, SearchLog, canonical_key
+
+if TYPE_CHECKING:
+    from .leafjobs import LeafOutcome
 
 DEFAULT_BUDGET = 60.0
 DEFAULT_MEMORY = 4000.0
@@ -388,12 +391,15 @@ class Builder:
             for key in level:
                 self._derive(key)
 
-    def record(self, unit: "Search", result: Result) -> None:
+    def record(self, unit: "Search", outcome: "LeafOutcome") -> None:
         """Store a search's result: its entry (totals over the searches it went on from) and, when open, its table.
 
         The entry's budget is the time its searches were given in all, so a
         search cut short by the build's time limit goes on in the next build.
+        A win counts only when the verifier (run in the worker) passed its
+        proof; one it does not pass is logged as refuted and stops the build.
         """
+        result = outcome.result
         status, move, text, size, nodes, seconds, stopped_by, table, limit, pn, dn, went_on = result
         if stopped_by == NOT_STARTED:
             self.report.stopped = "time limit"
@@ -409,6 +415,12 @@ class Builder:
             entry = BookEntry(position, value, None, None, total_nodes, total_seconds,
                               "solved" if value != "open" else "", given)
         log = (f"{status} ({stopped_by})" if stopped_by else status) + (" (went on)" if went_on else "")
+        if value == "win" and outcome.verdict != "verified":
+            self.book.settle(BookEntry(position, "open", None, None, total_nodes, total_seconds, "", given),
+                             SearchLog(self.build, f"{log}, refuted by the verifier ({outcome.verdict})", nodes,
+                                       seconds))
+            raise QubicError(f"the verifier does not pass the proof a search found for {format_patashnik(position)} "
+                             f"({outcome.verdict}); it is logged in the book as refuted: please report it")
         numbers = (pn, dn) if value == "open" else (None, None)
         self.book.settle(entry, SearchLog(self.build, log, nodes, seconds, *numbers), table)
         self.report.searched += 1
@@ -441,6 +453,8 @@ def build_book(
     of the first of the :func:`rounds`. On Ctrl-C the running
     searches end (on local workers and on Dask alike) and keep their
     tables, and every settled position is kept (``stopped``: ``'interrupted'``).
+    Each search runs as a :class:`~qubic_logic.book.leafjobs.LeafSearch`: a win
+    counts once the verifier passed its proof in the same worker.
 
     >>> import tempfile, os
     >>> from qubic_logic.notation import parse_position
@@ -449,6 +463,8 @@ def build_book(
     >>> r.settled, r.total, r.units, r.stopped
     (60, 60, 59, None)
     """
+    from .leafjobs import LeafSearch, run_job  # (the jobs module builds on this one)
+
     start = time.monotonic()
     root = root or Position()
     own = executor is None
@@ -484,11 +500,11 @@ def build_book(
                 if left is not None and left <= 0:
                     report.stopped = "time limit"
                     break
-                run = executor.run(solve_position_unit, [u.work(memory_limit, deadline) for u in units],
+                run = executor.run(run_job, [LeafSearch(u.work(memory_limit, deadline)) for u in units],
                                    time_limit=left and left + GRACE, wrap_up=GRACE)
                 try:
-                    for index, result in run:
-                        builder.record(units[index], result)
+                    for index, outcome in run:
+                        builder.record(units[index], outcome)
                         if progress:
                             progress(report)
                 except KeyboardInterrupt:
@@ -517,7 +533,7 @@ class Search:
         """The work unit: a search going on from a saved table gets what the budget leaves."""
         tried = self.before.budget or 0.0
         limit = self.budget - tried if self.table is not None and self.budget else self.budget
-        return format_patashnik(Position(*self.key)), limit or None, memory_limit, self.table, deadline
+        return Unit(format_patashnik(Position(*self.key)), limit or None, memory_limit, self.table, deadline)
 
 
 def rounds(budget: float | None, first: float | None = FIRST_ROUND) -> list[float | None]:

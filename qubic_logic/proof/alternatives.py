@@ -10,7 +10,9 @@ unit with that first move fixed (:func:`prove_alternatives`). An outcome reached
 from several positions (Patashnik's second moves 12 and 48 make reply classes
 meet) is proved once. Every search takes the strategy as known wins, so its
 proof grafts onto the strategy's positions wherever it can. The proofs are
-kept in a store (an opening book file) as they settle, so runs add up; they
+verified in the worker that found them (:mod:`~qubic_logic.book.leafjobs`,
+as the two-level search's) and kept in a store (an opening book file) as
+they settle, so runs add up; they
 are united with the strategy and minimised over their proof graph
 (:func:`minimised_union`), and the result is verified.
 
@@ -42,7 +44,8 @@ from ..geometry import LINES_THROUGH
 from ..notation import format_patashnik
 from ..position import Position
 from ..symmetry import canonical_masks
-from ..book.build import GRACE, NOT_STARTED, Result, Unit, solve_position_unit, totals
+from ..book.build import GRACE, NOT_STARTED, Unit, totals
+from ..book.leafjobs import LeafOutcome, LeafSearch, run_job
 from ..book.store import BookEntry, OpeningBook, SearchLog
 from ..notation import parse_patashnik
 from ..strategy.dictionary import StrategyDictionary
@@ -157,13 +160,15 @@ def prove_alternatives(
                 for (text, move), entry, table in todo]
         searched = 0
         try:
-            run = executor.run(solve_position_unit, work, time_limit=run_time and run_time + GRACE, wrap_up=GRACE)
+            run = executor.run(run_job, [LeafSearch(u) for u in work], time_limit=run_time and run_time + GRACE,
+                               wrap_up=GRACE)
             try:
-                for i, result in run:
+                for i, outcome in run:
+                    result = outcome.result
                     if result.stopped_by == NOT_STARTED:
                         continue
                     (text, move), entry, _ = todo[i]
-                    value = _record(book, build, parse_patashnik(text), move, entry, result)
+                    value = _record(book, build, parse_patashnik(text), move, entry, outcome)
                     searched += 1
                     won += value == "won"
                     not_won += value == "not won"
@@ -180,12 +185,19 @@ def prove_alternatives(
 
 
 def _record(book: OpeningBook, build: int, position: Position, move: int, before: BookEntry | None,
-            result: Result) -> str:
-    """Store one alternative's search (one transaction); returns its status."""
+            searched: LeafOutcome) -> str:
+    """Store one alternative's search (one transaction); returns its status. A proof the verifier (run in the
+    worker) does not pass is logged as refuted and stops the run: it is a bug to report."""
+    result = searched.result
     outcome = position.play(move)
     nodes, seconds, given = totals(result, before)
     log = SearchLog(build, (f"{result.status} ({result.stopped_by})" if result.stopped_by else result.status),
                     result.nodes, result.seconds)
+    if result.status == "won" and searched.verdict != "verified":
+        book.settle(BookEntry(outcome, "open", None, None, nodes, seconds, "", given),
+                    log._replace(status=f"won, refuted by the verifier ({searched.verdict})"))
+        raise QubicError(f"the verifier does not pass the proof found that {format_patashnik(position)} move {move} "
+                         f"wins ({searched.verdict}); it is logged in the store as refuted: please report it")
     if result.status == "won":  # X's proof from the position after the move: the strategy less its first entry
         proof = StrategyDictionary([e for e in StrategyDictionary.parse(result.strategy) if e.position.count > position.count],
                                    [f"X's proof that {format_patashnik(position)} move {move} wins "
