@@ -82,7 +82,7 @@ from .archive_files import read_proof
 from .archive_folder import discard, export_target, new_work_folder, proof_file, replace_folder
 from .archive_index import FORMAT, INDEX, VERSION, ArchiveEntry, load_index, read_index
 from .build import derived, settle_upwards
-from .store import SETTLED, BookEntry, OpeningBook, _signed, canonical_key, position_name
+from .store import SETTLED, BookEntry, OpeningBook, book_order, canonical_key, position_name
 from .verify import BookVerification, Check, verify_unit
 
 __all__ = ["FORMAT", "INDEX", "VERSION", "ExportReport", "ImportReport", "export_archive", "import_archive",
@@ -164,8 +164,7 @@ def _chosen(book: OpeningBook, book_path: str | os.PathLike, positions: Sequence
             raise QubicError(f"{position_name(position)} is not in {os.fspath(book_path)}; expected positions the "
                              "book holds (qubic book show BOOK POSITION tells)")
         entries[canonical_key(position)[:2]] = entry
-    return [entries[key] for key in sorted(entries, key=lambda k: (entries[k].position.count, _signed(k[0]),
-                                                                 _signed(k[1])))]  # as OpeningBook.entries
+    return sorted(entries.values(), key=book_order)
 
 
 @dataclass

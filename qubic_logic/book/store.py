@@ -146,6 +146,15 @@ def _unsigned(value: int) -> int:
     return value & ((1 << 64) - 1)
 
 
+def book_order(entry: "BookEntry") -> tuple[int, int, int]:
+    """The order :meth:`OpeningBook.entries` reads entries in: fewest stones first, then the stored masks.
+
+    >>> book_order(BookEntry(Position.from_cells([0]), "loss"))
+    (1, 1, 0)
+    """
+    return entry.position.count, _signed(entry.position.x), _signed(entry.position.o)
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
 
@@ -415,7 +424,7 @@ class OpeningBook:
 
     @guarded
     def entries(self, value: str | None = None, stones: int | None = None) -> Iterator[BookEntry]:
-        """Every stored entry (optionally of one value and stone count), fewest stones first."""
+        """Every stored entry (optionally of one value and stone count), in :func:`book_order`."""
         sql, args = "SELECT * FROM positions WHERE 1", []
         if value is not None:
             sql, args = sql + " AND value = ?", [*args, value]
