@@ -6,6 +6,7 @@ import os
 import signal
 import threading
 import time
+from contextlib import nullcontext
 
 import pytest
 
@@ -117,7 +118,7 @@ def test_split_solve_gives_a_verified_strategy_through_dask(dask_executor):
 
 @pytest.mark.parametrize("kind", ["local", "dask"])
 def test_a_stream_tells_one_running_unit_to_wrap_up_and_its_outcome_comes_back(kind, dask_executor):
-    with (make_executor("local", jobs=2) if kind == "local" else _kept(dask_executor)) as ex, \
+    with (make_executor("local", jobs=2) if kind == "local" else nullcontext(dask_executor)) as ex, \
             ex.stream(_until_told) as stream:
         first, second = stream.submit(60), stream.submit(60)
         time.sleep(2.0)                                  # both running
@@ -132,19 +133,6 @@ def test_a_stream_tells_one_running_unit_to_wrap_up_and_its_outcome_comes_back(k
         while not (more := stream.poll(1.0)) and time.monotonic() < deadline:
             pass
         assert [(o.job, o.kind, o.value) for o in more] == [(second, "done", "wrapped up")]
-
-
-class _kept:
-    """The module's Dask executor as a context manager that leaves it open."""
-
-    def __init__(self, executor) -> None:
-        self.executor = executor
-
-    def __enter__(self):
-        return self.executor
-
-    def __exit__(self, *exc) -> None:
-        pass
 
 
 @pytest.mark.parametrize("kind", ["local", "dask"])
