@@ -363,11 +363,12 @@ def _forget_events(client: Any, names: Iterable[str]) -> None:
             pass
 
 
-def _event_name() -> str:
-    return f"qubic-logic-wrap-up-{os.getpid()}-{next(_EVENTS)}-{time.time_ns()}"
-
-
 _EVENTS = itertools.count()
+
+
+def _event_name() -> str:
+    """A wrap-up Event's name, unique on a cluster that several commands share."""
+    return f"qubic-logic-wrap-up-{os.getpid()}-{next(_EVENTS)}-{time.time_ns()}"
 
 
 class _DaskStream(UnitStream):
