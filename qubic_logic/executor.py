@@ -601,6 +601,8 @@ class DaskExecutor(Executor):
                     self.cluster = LocalCluster(
                         n_workers=self.jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
                         dashboard_address=None, memory_limit=f"{memory_limit}MB" if memory_limit else "auto",
+                        # (its HTTP endpoint on any free loopback port, not 8787: two clusters do not clash)
+                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                         silence_logs=logging.CRITICAL, preload=[__name__],  # dask_setup: die with this process
                     )
                 self.client = Client(self.cluster)

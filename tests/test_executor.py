@@ -147,3 +147,10 @@ def test_ctrl_c_gives_running_units_time_to_hand_in_what_they_have(kind):
             timer.cancel()
     assert run.stopped == "interrupted"
     assert results == [(0, "wrapped up"), (1, "wrapped up")]   # the third was never handed out
+
+
+def test_the_dask_cluster_the_executor_starts_listens_on_loopback_only(dask_executor):
+    scheduler = dask_executor.cluster.scheduler
+    assert scheduler.address.startswith("tcp://127.0.0.1:")
+    assert scheduler.http_server.address == "127.0.0.1" and scheduler.http_server.port != 8787
+    assert all(address.startswith("tcp://127.0.0.1:") for address in scheduler.workers)
