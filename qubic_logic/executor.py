@@ -341,25 +341,19 @@ def _wrappable(job: tuple[Callable[[Any], Any], Any, str]) -> Any:
         done.set()
 
 
-def _wrap_up_tasks(client: Any, names: Iterable[str]) -> None:
-    """Set the wrap-up Events ``names`` (:func:`_wrappable`) on ``client``'s scheduler."""
+def _wrap_up_tasks(client: Any, names: Iterable[str], *, forget: bool = False) -> None:
+    """Set the wrap-up Events ``names`` (:func:`_wrappable`) on ``client``'s scheduler; ``forget``: clear
+    ones that were set instead, so the scheduler drops them."""
     from distributed import Event
 
     for name in names:
         try:
-            Event(name, client=client).set()
+            event = Event(name, client=client)
+            if forget:
+                event.clear()
+            else:
+                event.set()
         except Exception:  # noqa: BLE001 - a scheduler that is gone has no task left to tell
-            pass
-
-
-def _forget_events(client: Any, names: Iterable[str]) -> None:
-    """Clear wrap-up Events that were set, so the scheduler drops them."""
-    from distributed import Event
-
-    for name in names:
-        try:
-            Event(name, client=client).clear()
-        except Exception:  # noqa: BLE001 - as in _wrap_up_tasks
             pass
 
 
@@ -446,7 +440,7 @@ class _DaskStream(UnitStream):
         name = self.events.pop(job, None)
         if name in self.told:
             self.told.discard(name)
-            _forget_events(self.client, [name])
+            _wrap_up_tasks(self.client, [name], forget=True)
 
     def stop(self) -> list[Outcome]:
         lost = [Outcome(job, "lost", "stopped") for job in self.futures]
@@ -659,7 +653,7 @@ class DaskExecutor(Executor):
         with handle.handing_out:
             handle.stopping.set()  # no unit is handed out after this
         try:
-            _forget_events(self.client, handle.told)
+            _wrap_up_tasks(self.client, handle.told, forget=True)
             self.client.cancel(handle.futures, force=True)
             if final and self.cluster is not None:  # our own workers: end the units running in them now
                 for pid in self.client.run(os.getpid).values():

@@ -272,6 +272,18 @@ def totals(result: Result, before: BookEntry | None) -> tuple[int, float, float]
     return result.nodes + earlier.nodes, result.seconds + earlier.seconds, given
 
 
+def refuted(book: OpeningBook, position: Position, log: SearchLog, spent: tuple[int, float, float], verdict: str,
+            claim: str) -> QubicError:
+    """Log a search whose proof the verifier did not pass (``position`` stays open; ``spent``: its nodes,
+    seconds and time given, as :func:`totals` counts them) and return the error that stops the run: a bug to
+    report."""
+    nodes, seconds, given = spent
+    book.settle(BookEntry(position, "open", None, None, nodes, seconds, "", given),
+                log._replace(status=f"{log.status}, refuted by the verifier ({verdict})"))
+    return QubicError(f"the verifier does not pass the proof found that {claim} ({verdict}); it is logged as "
+                      "refuted: please report it")
+
+
 @dataclass
 class BuildReport:
     """Where a build stands: positions settled, open, still to search; how it stopped."""
@@ -416,11 +428,9 @@ class Builder:
                               "solved" if value != "open" else "", given)
         log = (f"{status} ({stopped_by})" if stopped_by else status) + (" (went on)" if went_on else "")
         if value == "win" and outcome.verdict != "verified":
-            self.book.settle(BookEntry(position, "open", None, None, total_nodes, total_seconds, "", given),
-                             SearchLog(self.build, f"{log}, refuted by the verifier ({outcome.verdict})", nodes,
-                                       seconds))
-            raise QubicError(f"the verifier does not pass the proof a search found for {format_patashnik(position)} "
-                             f"({outcome.verdict}); it is logged in the book as refuted: please report it")
+            raise refuted(self.book, position, SearchLog(self.build, log, nodes, seconds),
+                          (total_nodes, total_seconds, given), outcome.verdict,
+                          f"{position.to_move.upper()} wins at {format_patashnik(position)}")
         numbers = (pn, dn) if value == "open" else (None, None)
         self.book.settle(entry, SearchLog(self.build, log, nodes, seconds, *numbers), table)
         self.report.searched += 1

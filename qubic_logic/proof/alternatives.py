@@ -44,7 +44,7 @@ from ..geometry import LINES_THROUGH
 from ..notation import format_patashnik
 from ..position import Position
 from ..symmetry import canonical_masks
-from ..book.build import GRACE, NOT_STARTED, Unit, totals
+from ..book.build import GRACE, NOT_STARTED, Unit, refuted, totals
 from ..book.leafjobs import LeafOutcome, LeafSearch, run_job
 from ..book.store import BookEntry, OpeningBook, SearchLog
 from ..notation import parse_patashnik
@@ -194,10 +194,8 @@ def _record(book: OpeningBook, build: int, position: Position, move: int, before
     log = SearchLog(build, (f"{result.status} ({result.stopped_by})" if result.stopped_by else result.status),
                     result.nodes, result.seconds)
     if result.status == "won" and searched.verdict != "verified":
-        book.settle(BookEntry(outcome, "open", None, None, nodes, seconds, "", given),
-                    log._replace(status=f"won, refuted by the verifier ({searched.verdict})"))
-        raise QubicError(f"the verifier does not pass the proof found that {format_patashnik(position)} move {move} "
-                         f"wins ({searched.verdict}); it is logged in the store as refuted: please report it")
+        raise refuted(book, outcome, log, (nodes, seconds, given), searched.verdict,
+                      f"{format_patashnik(position)} move {move} wins")
     if result.status == "won":  # X's proof from the position after the move: the strategy less its first entry
         proof = StrategyDictionary([e for e in StrategyDictionary.parse(result.strategy) if e.position.count > position.count],
                                    [f"X's proof that {format_patashnik(position)} move {move} wins "

@@ -118,7 +118,7 @@ class Verification:
     engine: str
     jobs: int
     failures: list[Failure] = field(default_factory=list)
-    witnesses: Sequence[Witness] = field(default_factory=list)
+    witnesses: Witnesses = field(default_factory=lambda: Witnesses([], "x"))
     unsettled: int = 0
     used_entries: list[int] = field(default_factory=list)  # indices of the entries played (rule 3)
     stopped: str | None = None  # why an incomplete verification stopped: 'interrupted' or 'time limit'
@@ -126,17 +126,13 @@ class Verification:
     @property
     def longest(self) -> int:
         """The longest forced sequence needed, in attacker moves (0 when none)."""
-        return max(self._lengths(), default=0)
+        return max(self.witnesses.lengths(), default=0)
 
     @property
     def longest_witness(self) -> Witness | None:
         """A rule-(4) position needing the longest forced sequence."""
-        lengths = list(self._lengths())
+        lengths = list(self.witnesses.lengths())
         return self.witnesses[lengths.index(max(lengths))] if lengths else None
-
-    def _lengths(self) -> Iterator[int]:
-        w = self.witnesses
-        return w.lengths() if isinstance(w, Witnesses) else (x.length for x in w)
 
     def to_json(self) -> dict:
         """The object printed by ``qubic verify dictionary --json``."""
