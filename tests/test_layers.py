@@ -32,3 +32,16 @@ def test_design_draws_the_layers_of_the_contract():
             drawn.append("")
         drawn[-1] += " " + line[18:]
     assert [" ".join(layer.split()) for layer in layers] == [" ".join(row.split()) for row in drawn]
+
+
+def test_no_module_imports_one_that_imports_it_back_but_the_two_notebook_conveniences():
+    """docs/design.md §4: the only import cycles are ``Position.__str__`` drawing with ``notation.diagram``
+    and ``ForceTree._repr_svg_`` drawing with ``render.dot`` (late imports, one method each)."""
+    import grimp
+    import networkx as nx
+
+    graph = grimp.build_graph("qubic_logic", cache_dir=None)
+    imports = nx.DiGraph((m, i) for m in graph.modules for i in graph.find_modules_directly_imported_by(m))
+    cycles = sorted(sorted(c) for c in nx.strongly_connected_components(imports) if len(c) > 1)
+    assert cycles == [["qubic_logic.forcetree", "qubic_logic.render.dot", "qubic_logic.render.view"],
+                      ["qubic_logic.notation", "qubic_logic.pictures", "qubic_logic.position"]]

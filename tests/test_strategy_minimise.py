@@ -228,7 +228,7 @@ def test_qubic_solve_prints_the_minimising_pass_by_phase(capsys):
 
 
 def test_an_alternative_s_proof_is_stored_only_once_the_verifier_passed_it(tmp_path):
-    from qubic_logic.book.build import Unit
+    from qubic_logic.book.unit import Unit
     from qubic_logic.book.leafjobs import LeafSearch, run_job
     from qubic_logic.proof.alternatives import _record
 

@@ -28,7 +28,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..book import OpeningBook, build_book
-from ..book.build import DEFAULT_MEMORY, solve_position_unit
+from ..book.build import DEFAULT_MEMORY
+from ..book.unit import solve_position_unit
 from ..executor import make_executor
 from ..notation import format_patashnik, parse_position
 from ..position import Position

@@ -33,7 +33,7 @@ from rich.table import Table
 
 from ..book import OpeningBook, build_book
 from ..book.archive import read_index, shipped_archive
-from ..book.build import children
+from ..book.classes import children
 from ..book.store import position_name
 from ..book.twolevel import SearchPlan, solve_in_book
 from ..position import Position

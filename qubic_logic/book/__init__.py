@@ -5,7 +5,8 @@ Build one with :func:`build_book` (or ``qubic book build``), query it with
 :func:`verify_book`. See docs/book.md.
 """
 
-from .build import BookTree, BuildReport, build_book, children
+from .build import BookTree, BuildReport, build_book
+from .classes import children
 from .store import Answer, BookEntry, OpeningBook
 
 __all__ = ["Answer", "BookEntry", "BookTree", "BuildReport", "OpeningBook", "build_book", "children"]

@@ -44,64 +44,25 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
+from typing import Callable, Iterable
 
 from ..core import core_module
-from ..errors import DataFormatError, QubicError
+from ..errors import QubicError
 from ..executor import Executor, make_executor
-from ..notation import format_patashnik, parse_patashnik
-from ..geometry import cells_of
+from ..notation import format_patashnik
 from ..position import Position, other
 from ..strategy.dictionary import Entry, StrategyDictionary
-from ..proof.solve import DFPN_NATIVE, solve
-from ..supervisor import report, wrapping_up
+from .classes import Key, children, parents
+from .leafjobs import LeafOutcome, LeafSearch, run_job
 from .store import BookEntry, OpeningBook, SearchLog, canonical_key
-
-if TYPE_CHECKING:
-    from .leafjobs import LeafOutcome
+from .unit import GRACE, NOT_STARTED, Result, Unit
 
 DEFAULT_BUDGET = 60.0
 DEFAULT_MEMORY = 4000.0
 FIRST_ROUND = 60.0  # seconds every open position gets before any gets more (see rounds())
 ROUND_FACTOR = 8
 
-Key = tuple[int, int]  # canonical (x, o)
 Progress = Callable[["BuildReport"], None]
-
-
-def children(position: Position) -> dict[Key, int]:
-    """The classes of positions after one move, each with the first move (in ``position``'s frame) reaching it.
-
-    >>> len(children(Position())), len(children(Position.from_cells([0])))
-    (2, 12)
-    """
-    found: dict[Key, int] = {}
-    if position.is_over:
-        return found
-    for cell in position.legal_moves():
-        x, o, _ = canonical_key(position.play(cell))
-        found.setdefault((x, o), cell)
-    return found
-
-
-def parents(key: Key) -> set[Key]:
-    """The classes of positions one move before the class ``key``: each stone of the side that moved last
-    taken back (canonical masks).
-
-    >>> len(parents(canonical_key(Position.from_cells([0, 21]))[:2]))   # O's one stone: the corner alone
-    1
-    """
-    position = Position(*key)
-    mover = other(position.to_move)
-    found: set[Key] = set()
-    for cell in cells_of(position.mask(mover)):
-        bit = ~(1 << cell)
-        try:
-            before = Position(key[0] & bit, key[1]) if mover == "x" else Position(key[0], key[1] & bit)
-        except QubicError:  # the other side's four stays: no game reaches ``key`` that way
-            continue
-        found.add(canonical_key(before)[:2])
-    return found
 
 
 def settle_upwards(book: OpeningBook, keys: Iterable[Key],
@@ -177,87 +138,6 @@ class BookTree:
 
     def positions(self) -> list[Position]:
         return [Position(*key) for level in self.levels for key in level]
-
-
-class Unit(NamedTuple):
-    """A search as a work unit (plain data): the position in Patashnik's format, the time limit (s), the
-    memory limit (MB), a saved table to go on from, the deadline (``time.time()`` seconds) no search
-    passes, and optionally a node limit and the solver's options (:func:`~qubic_logic.proof.solve.solve`).
-    A plain tuple of the first five is one too."""
-
-    text: str
-    limit: float | None
-    memory: float | None
-    table: bytes | None
-    deadline: float | None
-    node_limit: int | None = None
-    weak_pns: int = 0
-    pass_nodes: int | None = None
-    thresholds: tuple[int, int] | None = None  # the root's numbers at which the search stops unsettled
-    known: bytes | None = None  # wins proven elsewhere (:class:`~qubic_logic.proof.known.KnownWins`)
-    move: int | None = None  # a fixed first move: does it win?
-
-
-class Result(NamedTuple):
-    """What a work unit's search gives back (the move in the unit's own frame)."""
-
-    status: str
-    move: int | None
-    strategy: str  # in Patashnik's format, '' unless won
-    size: int  # strategic positions
-    nodes: int
-    seconds: float
-    stopped_by: str
-    table: bytes | None  # saved, when left open
-    limit: float | None  # the time limit it had
-    proof_number: int = 0  # the root's, when it stopped
-    disproof_number: int = 0
-    went_on: bool = False  # from the saved table it was given (not when that table was refused)
-
-
-NOT_STARTED = "build time limit"  # a unit handed out after the build's deadline: no search, nothing to record
-GRACE = 60.0  # seconds past the build's deadline for the searches to hand in their results and tables
-
-
-def _unless_wrapping_up(nodes: int, pn: int, dn: int) -> None:
-    """A search's progress callback in a worker: tell the parent how far it got (local workers), and stop as
-    on Ctrl-C (keeping the table) when asked to wrap up."""
-    report((nodes, pn, dn))
-    if wrapping_up():
-        raise KeyboardInterrupt
-
-
-def solve_position_unit(unit: Unit | tuple) -> Result:
-    """One work unit (a :class:`Unit`: position in Patashnik's format, time limit, memory limit MB, saved
-    table, deadline, and optionally a node limit and solver options).
-
-    The saved table (or None) is an earlier search's, to go on from; the
-    deadline (``time.time()`` seconds, or None) is the build's, which the
-    search's time limit never passes.
-
-    >>> r = solve_position_unit(('x2x16o4o', None, None, None, None))
-    >>> r.status, len(r.strategy.splitlines()) > r.size > 0
-    ('won', True)
-    """
-    text, limit, memory, table, deadline, node_limit, weak_pns, pass_nodes, thresholds, known, move = Unit(*unit)
-    if deadline is not None:
-        left = deadline - time.time()
-        if left <= 0:
-            return Result("unknown", None, "", 0, 0, 0.0, NOT_STARTED, None, 0.0)
-        limit = left if limit is None else min(limit, left)
-    position = parse_patashnik(text)
-    options = dict(time_limit=limit, memory_limit=memory, node_limit=node_limit, weak_pns=weak_pns,
-                   pass_nodes=pass_nodes, thresholds=thresholds, known=known, move=move,
-                   save_table=DFPN_NATIVE is not None,
-                   progress=_unless_wrapping_up)
-    try:
-        r = solve(position, table=table, **options)
-    except DataFormatError:  # saved by another version of the solver: start afresh
-        table = None
-        r = solve(position, **options)
-    strategy = r.strategy.dumps() if r.strategy is not None else ""
-    return Result(r.status, r.move, strategy, r.strategy_size, r.nodes, r.seconds, r.stopped_by, r.table, limit,
-                  r.proof_number, r.disproof_number, table is not None)
 
 
 VALUE_OF_STATUS = {"won": "win", "not won": "no win", "unknown": "open"}
@@ -473,7 +353,6 @@ def build_book(
     >>> r.settled, r.total, r.units, r.stopped
     (60, 60, 59, None)
     """
-    from .leafjobs import LeafSearch, run_job  # (the jobs module builds on this one)
 
     start = time.monotonic()
     root = root or Position()

@@ -2,7 +2,7 @@
 
 Both are plain data in and out, for any :class:`~qubic_logic.executor.Executor`.
 A leaf search (:class:`LeafSearch`) is the book's work unit
-(:class:`~qubic_logic.book.build.Unit`: the native df-pn with a node budget,
+(:class:`~qubic_logic.book.unit.Unit`: the native df-pn with a node budget,
 a saved table to go on from, the run's deadline) and, when it wins, the native
 verifier's check of its proof in the same worker: a proof counts only when
 the verifier passes it. A :class:`ProofCheck` verifies a settled root's whole
@@ -20,7 +20,7 @@ import socket
 import time
 from typing import NamedTuple
 
-from .build import Result, Unit, solve_position_unit
+from .unit import Result, Unit, solve_position_unit
 from .verify import verify_unit
 
 

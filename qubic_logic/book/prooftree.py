@@ -56,7 +56,7 @@ from ..core import core_module
 from ..notation import format_patashnik, parse_position  # noqa: F401 - parse_position: the doctest
 from ..position import Position
 from ..proof.solve import HARD_REPLY_PN, INFINITY
-from .build import children
+from .classes import children
 from .store import _signed, _unsigned, canonical_key
 
 Key = tuple[int, int]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from statistics import median
 
 from ..position import Position
-from .build import children
+from .classes import children
 from .store import VALUES, BookEntry, OpeningBook, canonical_key, position_name
 from ..symmetry import INVERSES, TRANSFORMS
 from ..wording import counted

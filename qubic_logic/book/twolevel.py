@@ -73,7 +73,8 @@ from ..position import Position, other
 from ..proof.known import KnownWins
 from ..proof.solve import INFINITY
 from ..strategy.dictionary import StrategyDictionary
-from .build import DEFAULT_MEMORY, NOT_STARTED, Unit, propagated, settle_upwards
+from .build import DEFAULT_MEMORY, propagated, settle_upwards
+from .unit import NOT_STARTED, Unit
 from .leafjobs import CheckOutcome, LeafOutcome, LeafSearch, ProofCheck, run_job
 from .prooftree import EPSILON, Choice, Node, ProofTree, numbers_of_value
 from .store import BookEntry, OpeningBook, _now, _signed, _unsigned, canonical_key, position_name

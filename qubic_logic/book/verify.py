@@ -24,7 +24,7 @@ from ..notation import format_patashnik, parse_patashnik
 from ..position import Position, other
 from ..strategy.dictionary import StrategyDictionary
 from ..strategy.verify import Verification, verify
-from .build import children
+from .classes import children
 from .store import OpeningBook, position_name
 
 

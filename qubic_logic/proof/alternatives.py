@@ -44,7 +44,8 @@ from ..geometry import LINES_THROUGH
 from ..notation import format_patashnik
 from ..position import Position
 from ..symmetry import canonical_masks
-from ..book.build import GRACE, NOT_STARTED, Unit, refuted, totals
+from ..book.build import refuted, totals
+from ..book.unit import GRACE, NOT_STARTED, Unit
 from ..book.leafjobs import LeafOutcome, LeafSearch, run_job
 from ..book.store import BookEntry, OpeningBook, SearchLog
 from ..notation import parse_patashnik
@@ -110,7 +111,7 @@ def prove_alternatives(
     """Prove ``strategy``'s alternative moves into the store at ``store`` (an opening book file), each once.
 
     Each alternative is the book's work unit with its first move fixed
-    (:func:`~qubic_logic.book.build.solve_position_unit`), and every search
+    (:func:`~qubic_logic.book.unit.solve_position_unit`), and every search
     takes ``strategy`` and ``known`` (verified, from the same root) as known
     wins (:mod:`~qubic_logic.proof.known`): it stops where they already go, and
     its proof grafts onto them. A proof is stored as the entry of the position
