@@ -56,10 +56,9 @@ from ..core import core_module
 from ..notation import format_patashnik, parse_position  # noqa: F401 - parse_position: the doctest
 from ..position import Position
 from ..proof.solve import HARD_REPLY_PN, INFINITY
-from .classes import children
+from .classes import Key, children
 from .store import _signed, _unsigned, canonical_key
 
-Key = tuple[int, int]
 POLICIES = ("win", "loss", "equal")
 FULL = (1 << 64) - 1
 LEAF_NODES = 1_000_000  # node limit of a threat-sequence check, as the df-pn's (solvers/dfpn.c)
