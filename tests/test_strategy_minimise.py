@@ -140,6 +140,42 @@ def test_the_minimise_command_refuses_strategies_from_different_roots(two_strate
     assert "expected a positive number of sweeps" in capsys.readouterr().err and not out.exists()
 
 
+def test_kept_moves_are_never_rechosen_and_the_union_can_be_written_as_it_is(two_strategies, tmp_path, capsys):
+    """--keep FILE: the moves chosen beforehand stay wherever the strategy reaches them; --union-only: every entry."""
+    root = parse_patashnik("x2x16o4o")
+    paths = []
+    for name, strategy in zip(("native", "python"), two_strategies):
+        strategy.save(tmp_path / f"{name}.dict")
+        paths.append(str(tmp_path / f"{name}.dict"))
+    free = minimised(StrategyDictionary.union(two_strategies, two_strategies[0].header), root)
+    graph = ProofGraph(canonical_moves(StrategyDictionary.union(two_strategies)))
+    key = _key(root.x, root.o)
+    other_move = next(move for move, _ in graph.options(key).values()
+                      if _key(root.x | 1 << move, root.o) != _key(root.x | 1 << free.move_for(root), root.o))
+    StrategyDictionary([Entry(root, other_move)], ["root: x2x16o4o"]).save(tmp_path / "keep.dict")
+    out = tmp_path / "kept.dict"
+    assert minimise_main([str(out), *paths, "--keep", str(tmp_path / "keep.dict"), "--keep-marks", "4"]) == 0
+    kept = StrategyDictionary.load(out)
+    assert kept.move_for(root) == other_move and len(kept) >= len(free)
+    assert verify(kept, root, jobs=1).verdict == "verified"
+    assert "keep.dict: 1 moves kept" in capsys.readouterr().out
+    assert any(line.startswith("  kept: 1 moves of keep.dict") for line in kept.header)
+
+    assert minimise_main([str(out), *paths, "--union-only"]) == 0
+    union = StrategyDictionary.load(out)
+    assert len(union) == len(StrategyDictionary.union(two_strategies))
+    assert union.move_for(root) == two_strategies[0].move_for(root)
+
+    losing = next(m for m in root.legal_moves() if _key(root.x | 1 << m, root.o) not in
+                  {_key(root.x | 1 << move, root.o) for move, _ in graph.options(key).values()})
+    StrategyDictionary([Entry(root, losing)]).save(tmp_path / "bad-keep.dict")
+    assert minimise_main([str(tmp_path / "no.dict"), *paths, "--keep", str(tmp_path / "bad-keep.dict")]) == 2
+    assert "kept, is not proven by the dictionaries given" in capsys.readouterr().err
+    assert not (tmp_path / "no.dict").exists()
+    assert minimise_main([str(out), *paths, "--keep-marks", "2"]) == 2
+    assert "expected 0 or more, with --keep FILE" in capsys.readouterr().err
+
+
 def test_a_time_limit_keeps_the_smallest_strategy_found_and_writes_it_verified(two_strategies, tmp_path, capsys):
     two_strategies[0].save(tmp_path / "a.dict")
     out = tmp_path / "kept.dict"

@@ -107,6 +107,26 @@ def test_the_optimise_command_writes_a_verified_strategy_and_the_facts_clingo_re
     assert costs[-1] == len(written)
 
 
+def test_the_optimum_with_a_kept_move_never_changes_it_and_is_no_smaller(union_file, graph, tmp_path, capsys):
+    """--keep FILE: the optimiser chooses among the other positions' moves only."""
+    proofs, _, choices = graph
+    root = parse_patashnik(ROOT)
+    best = fewest_by_trying_every_choice(choices)
+    key = choices.positions[next(iter(choices.start))]
+    options = sorted(move for move, _ in proofs.options(key).values())
+    results = []
+    for move in options:
+        keep = tmp_path / f"keep{move}.dict"
+        StrategyDictionary([StrategyDictionary.parse(f"---\n{ROOT} {move}\n").entries[0]]).save(keep)
+        out = tmp_path / f"kept{move}.dict"
+        assert optimise_main([str(out), union_file, "--keep", str(keep), "--time-limit", "300"]) == 0
+        written = StrategyDictionary.load(out)
+        assert written.move_for(root) == move and verify(written, root, jobs=1).verdict == "verified"
+        results.append(len(written))
+    assert len(options) > 1 and min(results) == best
+    assert "the optimum over these proofs" in capsys.readouterr().out
+
+
 def test_a_time_limit_keeps_a_verified_strategy(union_file, tmp_path, capsys):
     out = tmp_path / "quick.dict"
     assert optimise_main([str(out), union_file, "--time-limit", "0.000001"]) == 0

@@ -28,9 +28,11 @@ always give the same strategy; the result is checked with
 
 Two or more verified strategies from the same root give more known wins to
 choose from: :func:`minimised_union` chooses over their union. Run it as
-``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``
-(where two name the same position, the earlier file's move is the starting
-choice; the result is verified before it is written).
+``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]
+[--keep FILE [--keep-marks N]] [--union-only]`` (where two name the same position, the
+earlier file's move is the starting choice; ``--keep`` fixes FILE's moves, or those of its
+positions with at most N marks, wherever they are reached; ``--union-only`` writes the union
+itself; the result is verified before it is written).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..core import NATIVE, core_module
@@ -85,7 +87,8 @@ class ProofGraph:
     forced-sequence search of a candidate move (nodes, not seconds: the graph
     does not depend on the machine's load); an entry's own move is checked
     without a bound and must win. ``seconds`` is the time (seconds) spent finding
-    known-winning moves so far.
+    known-winning moves so far. At the positions in ``kept`` the entry's own
+    move is the only option: a choice made beforehand, never re-chosen.
 
     >>> from qubic_logic.notation import parse_patashnik
     >>> p = parse_patashnik("x2x1o6x14o20o")
@@ -94,11 +97,14 @@ class ProofGraph:
     True
     >>> sorted(move for move, after in g.options(_key(p.x, p.o)).values())   # winning moves, nothing after them
     [21, 22, 25, 38, 41, 42]
+    >>> [move for move, after in ProofGraph(g.moves, kept={_key(p.x, p.o)}).options(_key(p.x, p.o)).values()]
+    [21]
     """
 
-    def __init__(self, moves: dict[Key, int], leaf_nodes: int = 200_000) -> None:
+    def __init__(self, moves: dict[Key, int], leaf_nodes: int = 200_000, kept: Iterable[Key] = ()) -> None:
         self.core = core_module()
         self.moves = moves
+        self.kept = frozenset(kept)
         self.leaf_nodes = leaf_nodes
         self._bound = leaf_nodes
         self._forced: dict[Key, bool] = {}
@@ -142,8 +148,11 @@ class ProofGraph:
             self._bound = self.leaf_nodes
         if found is None:
             ca, cd = key
-            raise QubicError(f"the entry at {format_patashnik(Position(ca, cd))} (move {self.moves[key]}) "
-                             "does not win; expected verified strategies (qubic verify dictionary FILE)")
+            where = f"the entry at {format_patashnik(Position(ca, cd))} (move {self.moves[key]})"
+            if key in self.kept:
+                raise QubicError(f"{where}, kept, is not proven by the dictionaries given; expected strategies "
+                                 "that prove every kept move wherever it is reached")
+            raise QubicError(f"{where} does not win; expected verified strategies (qubic verify dictionary FILE)")
         return found
 
     def options(self, key: Key) -> dict[Key, tuple[int, Next]]:
@@ -152,7 +161,8 @@ class ProofGraph:
             clock = time.perf_counter()
             found = {self.own(key): (self.moves[key], self._own_after(key))}
             ca, cd = key
-            for move in cells_of(~(ca | cd) & FULL):
+            free = 0 if key in self.kept else ~(ca | cd) & FULL
+            for move in cells_of(free):
                 outcome = _key(ca | 1 << move, cd)
                 if outcome not in found and (after := self._after_move(outcome)) is not None:
                     found[outcome] = (move, after)
@@ -369,6 +379,7 @@ def minimised(
     report: Callable[[str], None] = lambda text: None,
     time_limit: float | None = None,
     phases: dict[str, float] | None = None,
+    kept: Iterable[Key] = (),
 ) -> StrategyDictionary:
     """A verified ``dictionary`` with its moves re-chosen over its proof graph to reach fewer positions.
 
@@ -379,13 +390,13 @@ def minimised(
     frames, fewest marks first, the header unchanged; callers verify the result
     before they trust or write it. ``phases``, when given, receives the seconds of each phase:
     ``proof graph`` (finding every reached position's known-winning moves) and ``choosing`` (the rest
-    of the local search).
+    of the local search). The positions in ``kept`` keep the dictionary's move (:class:`ProofGraph`).
     """
     root = root or dictionary.root
     attacker = root.to_move
     a, d = root.mask(attacker), root.mask(other(attacker))
     clock = time.perf_counter()
-    graph = ProofGraph(canonical_moves(dictionary), leaf_nodes)
+    graph = ProofGraph(canonical_moves(dictionary), leaf_nodes, kept)
     chosen = smallest(graph, graph.start(a, d), sweeps, report=report, time_limit=time_limit)
     if phases is not None:
         phases["proof graph"] = graph.seconds
@@ -409,6 +420,25 @@ def chosen_strategy(chosen: dict[Key, int], attacker: str, dictionary: StrategyD
     return StrategyDictionary(entries, dictionary.header, dictionary.separator)
 
 
+def united(dictionaries: list[StrategyDictionary], header: list[str], keep: StrategyDictionary | None = None
+           ) -> tuple[StrategyDictionary, Position, frozenset[Key]]:
+    """The union of ``dictionaries`` (one root; where two name the same position, the earlier one's move), its
+    root, and the positions whose move is chosen beforehand: ``keep``'s, which come first.
+
+    >>> d = StrategyDictionary.parse("root: x2x1o6x14o20o\\n---\\nx2x1o6x14o20o 21\\n")
+    >>> k = StrategyDictionary.parse("---\\nx2x1o6x14o20o 22\\n")
+    >>> union, root, kept = united([d], ["root: x2x1o6x14o20o"], k)
+    >>> [e.text() for e in union], len(kept)
+    (['x2x1o6x14o20o 22'], 1)
+    """
+    roots = {d.root for d in dictionaries}
+    if len(roots) != 1:
+        raise QubicError("the dictionaries start from different roots; expected one root for all")
+    first = [] if keep is None else [keep]
+    kept = frozenset(canonical_moves(keep)) if keep is not None else frozenset()
+    return StrategyDictionary.union([*first, *dictionaries], header), roots.pop(), kept
+
+
 def minimised_union(
     dictionaries: list[StrategyDictionary], header: list[str], report: Callable[[str], None] = lambda text: None,
     sweeps: int = SWEEPS, time_limit: float | None = None,
@@ -419,14 +449,22 @@ def minimised_union(
     >>> len(minimised_union([d, d], ["root: x2x1o6x14o20o"]))
     1
     """
-    roots = {d.root for d in dictionaries}
-    if len(roots) != 1:
-        raise QubicError("the dictionaries start from different roots; expected one root for all")
-    union = StrategyDictionary.union(dictionaries, header)
+    union, root, _ = united(dictionaries, header)
     report(f"union of {len(union):,} entries")
-    found = minimised(union, roots.pop(), sweeps=sweeps, report=report, time_limit=time_limit)
+    found = minimised(union, root, sweeps=sweeps, report=report, time_limit=time_limit)
     report(f"union of {len(union):,} entries minimised to {len(found):,}")
     return found
+
+
+def kept_entries(path: str, marks: int | None) -> StrategyDictionary:
+    """The entries of the dictionary at ``path`` with at most ``marks`` marks (all when None): moves to keep.
+
+    >>> from qubic_logic.strategy.dictionary import patashnik_path
+    >>> [e.text() for e in kept_entries(str(patashnik_path()), 0)]
+    [' 0']
+    """
+    whole = StrategyDictionary.load(path)
+    return StrategyDictionary((e for e in whole if marks is None or e.position.count <= marks), whole.header)
 
 
 def _described(path: str, dictionary: StrategyDictionary) -> str:
@@ -445,11 +483,14 @@ def loaded(sources: list[str]) -> list[StrategyDictionary]:
     return dictionaries
 
 
-def union_header(title: str, sources: list[str], dictionaries: list[StrategyDictionary]) -> list[str]:
-    """The header of a strategy chosen over the union of ``dictionaries``: ``title``, each source, the root and
-    the rules."""
+def union_header(title: str, sources: list[str], dictionaries: list[StrategyDictionary],
+                 keep: tuple[str, StrategyDictionary] | None = None) -> list[str]:
+    """The header of a strategy chosen over the union of ``dictionaries``: ``title``, each source, the moves kept
+    (``keep``: the file and its entries kept), the root and the rules."""
+    kept = [] if keep is None else [f"  kept: {len(keep[1]):,} moves of {Path(keep[0]).name}: "
+                                    f"{_described(keep[0], keep[1])}"]
     return [f"{title} of the strategies:",
-            *(f"  {Path(path).name}: {_described(path, d)}" for path, d in zip(sources, dictionaries)),
+            *(f"  {Path(path).name}: {_described(path, d)}" for path, d in zip(sources, dictionaries)), *kept,
             f"root: {format_patashnik(dictionaries[0].root)}",
             "Rule order: (1) win, (2) block a three, (3) the move below (up to symmetry), (4) a forced sequence.",
             "Check: qubic verify dictionary FILE"]
@@ -492,7 +533,25 @@ def union_arguments(prog: str, description: str, time_help: str) -> argparse.Arg
     parser.add_argument("sources", metavar="DICTIONARY", nargs="+", help="verified strategies from one root")
     parser.add_argument("--sweeps", type=int, default=SWEEPS, help=f"local-search sweeps (default {SWEEPS})")
     parser.add_argument("--time-limit", type=float, metavar="S", help=time_help)
+    parser.add_argument("--keep", metavar="FILE",
+                        help="a dictionary whose moves are chosen beforehand: they come first in the union and are "
+                             "never re-chosen wherever the strategy reaches their positions")
+    parser.add_argument("--keep-marks", type=int, metavar="N",
+                        help="keep only the moves of --keep's positions with at most N marks (default: all)")
     return parser
+
+
+def union_of(args: argparse.Namespace, title: str) -> tuple[StrategyDictionary, Position, frozenset[Key]]:
+    """The union a :func:`union_arguments` command chooses over (announced), its root and its kept positions."""
+    dictionaries = loaded(args.sources)
+    keep = None
+    if args.keep is not None:
+        keep = kept_entries(args.keep, args.keep_marks)
+        print(f"{args.keep}: {len(keep):,} moves kept", flush=True)
+    header = union_header(title, args.sources, dictionaries, None if keep is None else (args.keep, keep))
+    union, root, kept = united(dictionaries, header, keep)
+    print(f"union of {len(union):,} entries", flush=True)
+    return union, root, kept
 
 
 def parsed(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace | int:
@@ -505,30 +564,43 @@ def parsed(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
         print(f"error: --sweeps {args.sweeps} --time-limit {args.time_limit}: expected a positive number of "
               "sweeps and a positive number of seconds", file=sys.stderr)
         return 2
+    if args.keep_marks is not None and (args.keep is None or args.keep_marks < 0):
+        print(f"error: --keep-marks {args.keep_marks}: expected 0 or more, with --keep FILE", file=sys.stderr)
+        return 2
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S]``.
+    """``python -m qubic_logic.proof.minimise OUT DICTIONARY... [--sweeps N] [--time-limit S] [--keep FILE
+    [--keep-marks N]] [--union-only]``.
 
-    Writes the verified, minimised union; returns the exit status.
+    Writes the verified, minimised union (or, with ``--union-only``, the union itself); returns the exit status.
     """
-    args = parsed(union_arguments("python -m qubic_logic.proof.minimise",
-                                  "Minimise the union of verified strategies from one root.",
-                                  "stop the search after S seconds, keeping the smallest strategy found"), argv)
+    parser = union_arguments("python -m qubic_logic.proof.minimise",
+                             "Minimise the union of verified strategies from one root.",
+                             "stop the search after S seconds, keeping the smallest strategy found")
+    parser.add_argument("--union-only", action="store_true",
+                        help="write the union itself, every entry, unminimised (for the alternatives of all of them)")
+    args = parsed(parser, argv)
     if isinstance(args, int):
         return args
-    out, sources = Path(args.out), args.sources
+    out = Path(args.out)
 
     def build() -> StrategyDictionary:
-        dictionaries = loaded(sources)
-        header = union_header("Minimised union (qubic-logic: python -m qubic_logic.proof.minimise)", sources,
-                              dictionaries)
-        return minimised_union(dictionaries, header, lambda text: print(text, flush=True), args.sweeps,
-                               args.time_limit)
+        title = "Union" if args.union_only else "Minimised union"
+        union, root, kept = union_of(args, f"{title} (qubic-logic: python -m qubic_logic.proof.minimise)")
+        if args.union_only:
+            return union
+        found = minimised(union, root, sweeps=args.sweeps, report=lambda text: print(text, flush=True),
+                          time_limit=args.time_limit, kept=kept)
+        print(f"union of {len(union):,} entries minimised to {len(found):,}")
+        return found
 
-    status, result, v = write_verified(out, build, "minimised union")
-    if status == 0:
+    status, result, v = write_verified(out, build, "union" if args.union_only else "minimised union")
+    if status == 0 and args.union_only:
+        print(f"{out}: VERIFIED, {len(result):,} entries, {v.by_rule['dictionary']:,} of them strategic positions "
+              f"reached from the root ({v.positions:,} positions checked)")
+    elif status == 0:
         print(f"{out}: VERIFIED, {len(result):,} strategic positions ({v.positions:,} positions checked)")
     return status
 

@@ -57,8 +57,8 @@ from ..position import Position, other
 from ..saving import write_atomically
 from ..strategy.compress import LineKey, line_keys
 from ..strategy.dictionary import StrategyDictionary
-from .minimise import (SWEEPS, Key, ProofGraph, canonical_moves, chosen_strategy, loaded, parsed, smallest,
-                       union_arguments, union_header, write_verified)
+from .minimise import (SWEEPS, Key, ProofGraph, canonical_moves, chosen_strategy, parsed, smallest,
+                       union_arguments, union_of, write_verified)
 
 #: clingo's optimisation per thread: ``bb`` (model-guided) improves the strategy from the starting point and
 #: proves a bound only when it finishes; ``usc`` (core-guided) raises the lower bound as it finds cores;
@@ -328,7 +328,7 @@ def _solve(choices: Choices, hint: dict[Key, int], line_hint: set[int], opt_stra
 def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, time_limit: float | None = None,
               opt_strategy: str = "usc", sweeps: int = SWEEPS, leaf_nodes: int = 200_000,
               report: Callable[[str], None] = lambda text: None, facts_out: Path | None = None,
-              objective: str = "positions") -> Optimum:
+              objective: str = "positions", kept: Iterable[Key] = ()) -> Optimum:
     """The smallest strategy clingo finds over ``dictionary``'s proof graph from ``root`` (default: its own).
 
     ``objective``: ``positions`` (the fewest strategic positions) or ``lines`` (the fewest wildcard lines
@@ -336,7 +336,7 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
 
     First the local search (:func:`~.minimise.smallest`, ``sweeps``), then the proof graph's facts (written to
     ``facts_out`` too, for clingo on the command line), then clingo (``opt_strategy``: ``bb``, ``usc`` or
-    ``both``) from the local search's strategy. ``time_limit`` (seconds) bounds all three; past it, or on Ctrl-C,
+    ``both``) from the local search's strategy; ``kept`` positions keep the dictionary's move. ``time_limit`` (seconds) bounds all three; past it, or on Ctrl-C,
     the smallest strategy found so far is kept. Not yet verified: callers verify before they trust or write it.
     """
     if opt_strategy not in OPT_STRATEGIES:
@@ -347,7 +347,7 @@ def optimised(dictionary: StrategyDictionary, root: Position | None = None, *, t
     attacker = root.to_move
     deadline = None if time_limit is None else time.monotonic() + time_limit
     clock = time.monotonic()
-    graph = ProofGraph(canonical_moves(dictionary), leaf_nodes)
+    graph = ProofGraph(canonical_moves(dictionary), leaf_nodes, kept)
     start = graph.start(root.mask(attacker), root.mask(other(attacker)))
     stops: list[str] = []
     local = smallest(graph, start, sweeps, report=report, stops=stops,
@@ -424,17 +424,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.facts is not None and not args.facts.parent.is_dir():
             raise QubicError(f"--facts {args.facts}: {args.facts.parent} is not a folder; expected a file in an "
                              "existing folder")
-        dictionaries = loaded(args.sources)
-        header = union_header("Smallest strategy clingo found (qubic-logic: python -m qubic_logic.proof.optimise) "
-                              "over the union", args.sources, dictionaries)
-        roots = {d.root for d in dictionaries}
-        if len(roots) != 1:
-            raise QubicError("the dictionaries start from different roots; expected one root for all")
-        union = StrategyDictionary.union(dictionaries, header)
-        print(f"union of {len(union):,} entries", flush=True)
-        found.append(optimised(union, roots.pop(), time_limit=args.time_limit, opt_strategy=args.opt_strategy,
+        union, root, kept = union_of(args, "Smallest strategy clingo found (qubic-logic: python -m "
+                                     "qubic_logic.proof.optimise) over the union")
+        found.append(optimised(union, root, time_limit=args.time_limit, opt_strategy=args.opt_strategy,
                                sweeps=args.sweeps, report=lambda text: print(text, flush=True),
-                               facts_out=args.facts, objective=args.objective))
+                               facts_out=args.facts, objective=args.objective, kept=kept))
         return found[0].strategy
 
     status, result, v = write_verified(Path(args.out), build, "chosen strategy")
