@@ -120,7 +120,8 @@ def test_shipped_resources_work_by_name_from_any_folder(tmp_path):
     assert done.stdout.startswith("patashnik: VERIFIED — X to move at xx1oo1x1oo2o8o3x15xxo19x")
     done = subprocess.run([*QUBIC, "verify", "dictionary", "nonesuch"], capture_output=True, text=True,
                           cwd=tmp_path, timeout=60, check=False)
-    assert done.returncode == 2 and "shipped dictionaries: patashnik, qubic-logic-solved, qubic-logic-lines" in done.stderr
+    assert done.returncode == 2
+    assert "shipped dictionaries: patashnik, qubic-logic-solved, qubic-logic-lines, qubic-logic-smallest" in done.stderr
 
 
 @pytest.mark.slow
@@ -142,7 +143,7 @@ def test_list_shows_what_ships_one_line_each(capsys):
     assert names[: len(strategy_rule_files())] == strategy_rule_files() and "patashnik" in names
     _, out, _ = run(capsys, "list", "dictionaries", "--json")
     assert [d["name"] for d in json.loads(out)["dictionaries"]] == ["patashnik", "qubic-logic-solved",
-                                                                         "qubic-logic-lines"]
+                                                                         "qubic-logic-lines", "qubic-logic-smallest"]
 
 
 def test_long_bad_input_is_quoted_cut_at_a_word_with_its_length():

@@ -214,6 +214,13 @@ def test_proving_alternative_moves_gives_a_verified_strategy_no_larger(tmp_path)
     found = prove_alternatives(store, StrategyDictionary.load(source), marks=4, strong_only=True, time_limit=3,
                                executor=make_executor("local", 1))
     assert (found.units, found.searched) == (len(units), 0) and found.won + found.not_won + found.open == len(units)
+    fewer, again_fewer = tmp_path / "fewer.dict", tmp_path / "again-fewer.dict"  # --sweeps reaches the minimiser
+    assert alternatives_main([str(fewer), str(source), "--marks", "4", "--strong-only", "--time-limit", "3",
+                              "--store", str(store), "--sweeps", "1"]) == 0
+    assert minimise_main([str(again_fewer), str(source), str(proofs), "--sweeps", "1"]) == 0
+    texts = [[e.text() for e in StrategyDictionary.load(path)] for path in (fewer, again_fewer)]
+    assert texts[0] == texts[1]
+    assert alternatives_main([str(fewer), str(source), "--sweeps", "0"]) == 2
     export_archive(store, tmp_path / "archive")         # the proofs as an archive: each verified on import
     imported = import_archive(tmp_path / "imported.sqlite", tmp_path / "archive", jobs=1)
     assert not imported.refused and imported.imported == found.won

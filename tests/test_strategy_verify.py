@@ -14,6 +14,7 @@ from qubic_logic.core import shortest_forced_win, threats
 from qubic_logic.notation import format_patashnik, parse_patashnik
 from qubic_logic.position import Position
 from qubic_logic.referee import replay_forced_win
+from qubic_logic.shipped import dictionary_path
 from qubic_logic.strategy import StrategyDictionary, patashnik_dictionary, patashnik_path
 from qubic_logic.strategy.certificate import load_certificate
 from qubic_logic.strategy.verify import VERIFY_NATIVE, plain_entries, traverse_python, verify
@@ -162,15 +163,28 @@ def test_time_limit_gives_an_incomplete_verdict():
 
 
 @native
-def test_shipped_solved_dictionary_is_a_first_player_win_smaller_than_patashniks():
-    """The shipped strategy (our searches only) wins from the empty board, uses every entry, and has fewer
-    strategic positions than Patashnik's dictionary (about 9 s on 2 cores)."""
-    path = patashnik_path().with_name("qubic-logic-solved.dictionary")
-    d = StrategyDictionary.load(path)
+@pytest.mark.parametrize("name", ["qubic-logic-solved", "qubic-logic-smallest"])
+def test_shipped_strategies_are_first_player_wins_smaller_than_patashniks(name):
+    """The shipped strategies (our searches; the smallest takes Patashnik's second moves) win from the empty board,
+    use every entry, and have fewer strategic positions than Patashnik's dictionary (about 9 s each on 2 cores)."""
+    d = StrategyDictionary.load(dictionary_path(name))
     assert d.root == Position()
     assert len(d) < len(patashnik_dictionary())
     v = verify(d)
     assert v.verdict == "verified" and v.by_rule["dictionary"] == len(d)
+
+
+def test_the_smallest_shipped_strategy_has_at_most_1800_positions_and_takes_only_second_moves_from_patashnik():
+    """Its moves at two marks are Patashnik's (credited in qubic_logic/data/README.md), and it is smaller than the
+    project's other strategy."""
+    smallest = StrategyDictionary.load(dictionary_path("qubic-logic-smallest"))
+    solved = StrategyDictionary.load(dictionary_path("qubic-logic-solved"))
+    assert len(smallest) <= 1800 < len(solved)
+    patashnik = patashnik_dictionary()
+    seconds = [e for e in smallest if e.position.count == 2]
+    assert len(seconds) == 12 and all(patashnik.move_for(e.position) is not None for e in seconds)
+    assert all(_key(e.position.play(e.move)) == _key(e.position.play(patashnik.move_for(e.position)))
+               for e in seconds)
 
 
 @native

@@ -28,6 +28,8 @@ COMPACT = RULES / "patashnik-compact"
 OURS = RULES / "qubic-logic-compact"  # the shipped solved dictionary as rules; its wildcard form is in DATA
 LINES_DICT = DATA / "qubic-logic-lines.dictionary"  # the same positions, moves chosen for few lines
 LINES = RULES / "qubic-logic-lines"
+SMALLEST_DICT = DATA / "qubic-logic-smallest.dictionary"  # the fewest strategic positions found
+SMALLEST = RULES / "qubic-logic-smallest"
 MID = "x2o8x9o"  # 1-4,13-23: a position of Patashnik's tree, 9,386 positions to verify from
 LATE = "xx1oo1x1oo2o8o3x15xxo19x"
 
@@ -42,7 +44,7 @@ def as_played(d: StrategyDictionary) -> set[tuple[int, int]]:
     return {canonical_masks(e.position.x | 1 << e.move, e.position.o)[:2] for e in d}
 
 
-@pytest.mark.parametrize("path", [patashnik_path(), SOLVED, LINES_DICT])
+@pytest.mark.parametrize("path", [patashnik_path(), SOLVED, LINES_DICT, SMALLEST_DICT])
 def test_wildcard_lines_stand_for_exactly_the_dictionary(path):
     d = StrategyDictionary.load(path)
     for lines in (merged_lines(d), compressed(d)):
@@ -125,7 +127,8 @@ def test_bad_input_is_one_line_exit_2(tmp_path):
 
 @pytest.mark.parametrize("rules, dictionary", [(COMPACT, "patashnik-qubic.dictionary"),
                                                (OURS, "qubic-logic-solved.dictionary"),
-                                               (LINES, "qubic-logic-lines.dictionary")])
+                                               (LINES, "qubic-logic-lines.dictionary"),
+                                               (SMALLEST, "qubic-logic-smallest.dictionary")])
 @pytest.mark.parametrize("language, ext", [("asp", "lp"), ("prolog", "pl")])
 def test_shipped_compact_strategy_is_the_compressed_dictionary(rules, dictionary, language, ext):
     text = convert_text(StrategyDictionary.load(DATA / dictionary), language, f"qubic_logic/data/{dictionary}")
@@ -134,7 +137,8 @@ def test_shipped_compact_strategy_is_the_compressed_dictionary(rules, dictionary
 
 
 @pytest.mark.parametrize("dictionary, compact", [(SOLVED, "qubic-logic-compact.txt"),
-                                                (LINES_DICT, "qubic-logic-lines-compact.txt")])
+                                                (LINES_DICT, "qubic-logic-lines-compact.txt"),
+                                                (SMALLEST_DICT, "qubic-logic-smallest-compact.txt")])
 def test_shipped_wildcard_form_is_the_dictionary_compressed(dictionary, compact):
     d = StrategyDictionary.load(dictionary)
     text = (DATA / compact).read_text()
@@ -145,7 +149,8 @@ def test_shipped_wildcard_form_is_the_dictionary_compressed(dictionary, compact)
 @pytest.mark.parametrize("rules, dictionary, ext, root", [
     (COMPACT, patashnik_path(), "pl", MID), (COMPACT, patashnik_path(), "lp", LATE),
     (OURS, SOLVED, "pl", "x2xo16o"), (OURS, SOLVED, "lp", "x2x6o10o"),
-    (LINES, LINES_DICT, "pl", "x2x6o10o"), (LINES, LINES_DICT, "lp", "x2xo16o")])
+    (LINES, LINES_DICT, "pl", "x2x6o10o"), (LINES, LINES_DICT, "lp", "x2xo16o"),
+    (SMALLEST, SMALLEST_DICT, "pl", "x2x6o10o"), (SMALLEST, SMALLEST_DICT, "lp", "x2xo16o")])
 def test_compact_rules_verify_with_the_dictionarys_counts(rules, dictionary, ext, root):
     strategy = load_strategy(str(rules.with_suffix(f".{ext}")), time_limit=120)  # a loaded machine grounds slowly
     try:
@@ -164,7 +169,7 @@ def test_compact_prolog_rules_verify_from_the_empty_board():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules, dictionary", [(OURS, SOLVED), (LINES, LINES_DICT)])
+@pytest.mark.parametrize("rules, dictionary", [(OURS, SOLVED), (LINES, LINES_DICT), (SMALLEST, SMALLEST_DICT)])
 @pytest.mark.parametrize("ext", ["pl", "lp"])
 def test_our_compact_rules_verify_from_the_empty_board_with_the_dictionarys_counts(rules, dictionary, ext):
     r = qubic("verify", "strategy", str(rules.with_suffix(f".{ext}")), "--json", "--time-limit", "6000",

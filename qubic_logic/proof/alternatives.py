@@ -51,7 +51,7 @@ from ..book.store import BookEntry, OpeningBook, SearchLog
 from ..notation import parse_patashnik
 from ..strategy.dictionary import StrategyDictionary
 from .known import KnownWins
-from .minimise import minimised_union, write_verified
+from .minimise import SWEEPS, minimised_union, write_verified
 
 STRONG_CELLS = frozenset(c for c in range(64) if len(LINES_THROUGH[c]) == 7)
 
@@ -226,6 +226,7 @@ def with_alternatives(
     also: Sequence[StrategyDictionary] = (),
     proofs_out: Path | None = None,
     report: Callable[[str], None] = lambda text: None,
+    sweeps: int = SWEEPS,
     **proving,
 ) -> tuple[StrategyDictionary, AlternativesReport]:
     """``strategy`` minimised together with every proof in ``store`` (after :func:`prove_alternatives` with
@@ -233,7 +234,8 @@ def with_alternatives(
     result is not yet verified.
 
     ``proofs_out``: also write the union of the proofs there (atomically, before minimising), so that
-    they can be minimised again with other inputs (``python -m qubic_logic.proof.minimise``).
+    they can be minimised again with other inputs (``python -m qubic_logic.proof.minimise``); ``sweeps``: the
+    local search's (:func:`~.minimise.smallest`).
     """
     if any(d.root != strategy.root for d in also):
         raise QubicError("the dictionaries start from different roots; expected one root for all")
@@ -244,7 +246,7 @@ def with_alternatives(
     if proofs_out is not None:
         proven.save(proofs_out)
         report(f"{proofs_out}: the {len(proven):,} entries of the proofs")
-    return minimised_union([strategy, proven, *also], list(strategy.header), report), found
+    return minimised_union([strategy, proven, *also], list(strategy.header), report, sweeps), found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -268,14 +270,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds for the proving: what is left open is searched by the next run")
     parser.add_argument("--proofs", type=Path, default=None, metavar="FILE",
                         help="also write the proofs found, to minimise again later with other inputs")
+    parser.add_argument("--sweeps", type=int, default=SWEEPS,
+                        help=f"the minimising local search's sweeps (default {SWEEPS}; fewer for large unions)")
     args = parser.parse_args(argv)
     start = time.monotonic()
     figures: dict = {}
 
     def build() -> StrategyDictionary:
         if args.marks < 0 or args.time_limit <= 0 or (args.jobs is not None and args.jobs < 1) or \
-                (args.run_time is not None and args.run_time <= 0):
-            raise QubicError("expected --marks 0 or more, --time-limit and --run-time above 0 and --jobs 1 or more")
+                (args.run_time is not None and args.run_time <= 0) or args.sweeps < 1:
+            raise QubicError("expected --marks 0 or more, --time-limit and --run-time above 0, --jobs and --sweeps 1 "
+                             "or more")
         if args.proofs is not None and not args.proofs.parent.is_dir():
             raise QubicError(f"--proofs {args.proofs}: {args.proofs.parent} is not a folder; expected a file in an "
                              "existing folder")
@@ -289,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
             result, found = with_alternatives(strategy, store, marks=args.marks, strong_only=args.strong_only,
                                               time_limit=args.time_limit, memory_limit=args.memory_limit,
                                               executor=executor, report=print, also=also,
-                                              proofs_out=args.proofs, run_time=args.run_time)
+                                              proofs_out=args.proofs, run_time=args.run_time,
+                                              sweeps=args.sweeps)
         print(f"alternatives: {found.won:,} won, {found.not_won:,} not won, {found.open:,} open "
               f"({found.searched:,} searched now; the proofs kept in {store})")
         return result

@@ -37,7 +37,8 @@ PREFIXES = ("wildcard:", "patashnik:")
 def read_dictionary(source: str | os.PathLike, *, deadline: float | None = None,
                     progress: Callable[[int, int], None] | None = None) -> StrategyDictionary:
     """The dictionary of a file in Patashnik's or the wildcard format (detected, or forced by a prefix),
-    or of a shipped dictionary named (``patashnik``, ``qubic-logic-solved``, ``qubic-logic-lines``).
+    or of a shipped dictionary named (``patashnik``, ``qubic-logic-solved``, ``qubic-logic-lines``,
+    ``qubic-logic-smallest``).
 
     Past ``deadline`` (a ``time.monotonic()``) reading stops with :class:`~qubic_logic.errors.QueryTimeout`,
     on Ctrl-C with :class:`~qubic_logic.errors.Interrupted`, both naming the line reached; ``progress(bytes
