@@ -200,3 +200,24 @@ def test_the_shipped_book_settles_the_weak_opening_and_its_hardest_replies_impor
     assert not report.refused and report.imported == sum(entries[r].value == "win" for r in hard)
     with OpeningBook.open(tmp_path / "hard.sqlite") as b:
         assert [b.lookup(parse_position(f"moves:1,{r}")).value for r in hard] == [entries[r].value for r in hard]
+
+
+ALTERNATIVES = [shipped_archive().parent / name for name in ("alternatives", "alternatives-smallest")]
+
+
+@pytest.mark.parametrize("folder", ALTERNATIVES, ids=lambda folder: folder.name)
+def test_the_alternatives_archives_import_with_their_proofs_verified_as_far_as_a_time_limit_goes(folder, tmp_path):
+    report = import_archive(tmp_path / "alt.sqlite", folder, jobs=1, time_limit=5)
+    proven = sum(e["proof"] is not None for e in read_index(folder)["entries"])
+    assert not report.refused and report.imported > 0 and report.positions > report.imported
+    assert report.proofs == proven and report.imported + report.unchecked == proven
+    again = import_archive(tmp_path / "alt.sqlite", folder, jobs=1, time_limit=5)  # goes on with the rest
+    assert not again.refused and again.already == report.imported and again.imported > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", ALTERNATIVES, ids=lambda folder: folder.name)
+def test_every_proof_of_the_alternatives_archives_verifies(folder, tmp_path):
+    report = import_archive(tmp_path / "alt.sqlite", folder, jobs=2)
+    proven = sum(e["proof"] is not None for e in read_index(folder)["entries"])
+    assert (report.refused, report.imported, report.stopped) == ([], proven, None)

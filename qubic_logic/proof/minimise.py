@@ -441,17 +441,18 @@ def united(dictionaries: list[StrategyDictionary], header: list[str], keep: Stra
 
 def minimised_union(
     dictionaries: list[StrategyDictionary], header: list[str], report: Callable[[str], None] = lambda text: None,
-    sweeps: int = SWEEPS, time_limit: float | None = None,
+    sweeps: int = SWEEPS, time_limit: float | None = None, keep: StrategyDictionary | None = None,
 ) -> StrategyDictionary:
-    """:func:`minimised` over the union of ``dictionaries`` (one root); the earlier one's move starts a clash.
+    """:func:`minimised` over the union of ``dictionaries`` (one root); the earlier one's move starts a clash,
+    and ``keep``'s moves come first and are never re-chosen.
 
     >>> d = StrategyDictionary.parse("root: x2x1o6x14o20o\\n---\\nx2x1o6x14o20o 21\\n")
     >>> len(minimised_union([d, d], ["root: x2x1o6x14o20o"]))
     1
     """
-    union, root, _ = united(dictionaries, header)
+    union, root, kept = united(dictionaries, header, keep)
     report(f"union of {len(union):,} entries")
-    found = minimised(union, root, sweeps=sweeps, report=report, time_limit=time_limit)
+    found = minimised(union, root, sweeps=sweeps, report=report, time_limit=time_limit, kept=kept)
     report(f"union of {len(union):,} entries minimised to {len(found):,}")
     return found
 
@@ -541,15 +542,22 @@ def union_arguments(prog: str, description: str, time_help: str) -> argparse.Arg
     return parser
 
 
-def union_of(args: argparse.Namespace, title: str) -> tuple[StrategyDictionary, Position, frozenset[Key]]:
-    """The union a :func:`union_arguments` command chooses over (announced), its root and its kept positions."""
+def union_inputs(args: argparse.Namespace, title: str) -> tuple[list[StrategyDictionary], list[str],
+                                                                StrategyDictionary | None]:
+    """The dictionaries a :func:`union_arguments` command unites (announced), the union's header and the moves
+    it keeps (``--keep``, or None)."""
     dictionaries = loaded(args.sources)
     keep = None
     if args.keep is not None:
         keep = kept_entries(args.keep, args.keep_marks)
         print(f"{args.keep}: {len(keep):,} moves kept", flush=True)
     header = union_header(title, args.sources, dictionaries, None if keep is None else (args.keep, keep))
-    union, root, kept = united(dictionaries, header, keep)
+    return dictionaries, header, keep
+
+
+def union_of(args: argparse.Namespace, title: str) -> tuple[StrategyDictionary, Position, frozenset[Key]]:
+    """The union a :func:`union_arguments` command chooses over (announced), its root and its kept positions."""
+    union, root, kept = united(*union_inputs(args, title))
     print(f"union of {len(union):,} entries", flush=True)
     return union, root, kept
 
@@ -588,13 +596,11 @@ def main(argv: list[str] | None = None) -> int:
 
     def build() -> StrategyDictionary:
         title = "Union" if args.union_only else "Minimised union"
-        union, root, kept = union_of(args, f"{title} (qubic-logic: python -m qubic_logic.proof.minimise)")
+        dictionaries, header, keep = union_inputs(args, f"{title} (qubic-logic: python -m qubic_logic.proof.minimise)")
         if args.union_only:
-            return union
-        found = minimised(union, root, sweeps=args.sweeps, report=lambda text: print(text, flush=True),
-                          time_limit=args.time_limit, kept=kept)
-        print(f"union of {len(union):,} entries minimised to {len(found):,}")
-        return found
+            return united(dictionaries, header, keep)[0]
+        return minimised_union(dictionaries, header, lambda text: print(text, flush=True), args.sweeps,
+                               args.time_limit, keep)
 
     status, result, v = write_verified(out, build, "union" if args.union_only else "minimised union")
     if status == 0 and args.union_only:
