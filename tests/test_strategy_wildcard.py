@@ -146,6 +146,14 @@ def test_shipped_wildcard_form_is_the_dictionary_compressed(dictionary, compact)
     assert as_played(parse_wildcard(text)) == as_played(d)
 
 
+def test_the_smallest_strategy_is_written_in_at_most_500_wildcard_lines_and_its_rules_hold_one_pattern_each():
+    d = StrategyDictionary.load(SMALLEST_DICT)
+    lines = compressed(d)
+    assert len(d) <= 1800 and len(lines) <= 500
+    prolog = SMALLEST.with_suffix(".pl").read_text()
+    assert prolog.count("\npattern(") == len(lines)
+
+
 @pytest.mark.parametrize("rules, dictionary, ext, root", [
     (COMPACT, patashnik_path(), "pl", MID), (COMPACT, patashnik_path(), "lp", LATE),
     (OURS, SOLVED, "pl", "x2xo16o"), (OURS, SOLVED, "lp", "x2x6o10o"),
