@@ -14,6 +14,11 @@ books:
   the master's own time per job (choosing and expanding leaves, storing
   results) and the workers' time verifying proofs.
 
+The two-level search here expands a leaf after 25 million nodes
+(``--split-at``): one df-pn settles each of these replies within its table,
+and a leaf split early loses its table's transpositions (the default split,
+after two jobs, is for replies no one table holds).
+
 A second table measures the options on three replies of one to two million
 nodes: how a leaf whose job runs counts meanwhile (virtual win, loss,
 equal; two workers), small jobs going on from their saved tables or starting
@@ -40,6 +45,7 @@ from ..position import Position
 
 WEAK = 1  # X's first move on a cell of four lines
 OPTION_NODES = 1_000_000  # the options are measured on the first replies above this many nodes (shipped)
+EASY = SearchPlan(split_at=25_000_000)
 
 
 def settled_replies() -> list[tuple[int, Position, int]]:
@@ -88,10 +94,10 @@ def run(console: Console, quick: bool = False) -> dict:
     results: dict = {}
     build_nodes, build_seconds = _built(folder, chosen)
     results["build"] = {"nodes": build_nodes, "seconds": build_seconds}
-    results["one"] = _two_level(folder / "one.sqlite", chosen, 1)
-    results["two"] = _two_level(folder / "two.sqlite", chosen, 2)
+    results["one"] = _two_level(folder / "one.sqlite", chosen, 1, EASY)
+    results["two"] = _two_level(folder / "two.sqlite", chosen, 2, EASY)
     table = Table(title=f"the replies {names} to X's weak opening (cell {WEAK}), each settled: "
-                        "book build against the two-level search")
+                        f"book build against the two-level search (leaves split at {EASY.split_nodes:,} nodes)")
     for column in ("search", "workers", "nodes", "seconds", "jobs", "master ms/job", "verifying s"):
         table.add_column(column, justify="right")
     table.add_row("book build (one df-pn each)", "1", f"{build_nodes:,}", f"{build_seconds:,.1f}", "", "", "")

@@ -138,8 +138,9 @@ def register(books: argparse._SubParsersAction) -> None:
                                        "(resumes where it stopped)")
     s.add_argument("book", metavar="BOOK", help="the SQLite file (created if absent, continued if present)")
     s.add_argument("positions", nargs="+", metavar="POSITION", type=_position_text,
-                   help="the positions to settle (X attacks: does X win?), searched at once, the first given "
-                        "first: a free worker takes a leaf of the first one open that has a leaf to give")
+                   help="the positions to settle (X attacks: does X win?), searched at once in equal shares: a "
+                        "free worker takes a leaf of the open one that has had the fewest nodes (the first given "
+                        "first among equals)")
     s.add_argument("--job-nodes", type=_nodes, default=DEFAULT_JOB_NODES, metavar="N",
                    help=f"nodes of a leaf's first job (default {DEFAULT_JOB_NODES:,})")
     s.add_argument("--growth", type=positive_int, default=DEFAULT_GROWTH, metavar="F",
