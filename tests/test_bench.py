@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 
 from qubic_logic import bench
-from qubic_logic.bench.__main__ import main
+from qubic_logic.bench.__main__ import PIPED_WIDTH, main
 from qubic_logic.core import NATIVE
 
 
@@ -35,6 +35,14 @@ def test_core_section_measures_both_cores():
     for row in results["forced_win"].values():
         assert row["queries"] > 0 and row["longest"] >= 3
         assert row["ratio_total"] > 0  # measured, not judged: a loaded machine may reverse any ratio
+
+
+@pytest.mark.skipif(NATIVE is None, reason="the native core is not built")
+def test_piped_tables_keep_every_figure_whole(capsys):
+    assert main(["--quick", "core"]) == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()[0]) == PIPED_WIDTH  # the section's rule spans the console: wider than 80
+    assert "│" in out and "…" not in out
 
 
 def test_learning_section_measures_training_speed():

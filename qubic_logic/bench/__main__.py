@@ -11,6 +11,8 @@ from rich.console import Console
 
 from . import load, sections
 
+PIPED_WIDTH = 200
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m qubic_logic.bench", description=__doc__)
@@ -18,7 +20,8 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"sections to run (default: all of {', '.join(sections())})")
     parser.add_argument("--quick", action="store_true", help="smaller sets, for a smoke test")
     args = parser.parse_args(argv)
-    console = Console()
+    # piped to a file, the tables keep every figure whole rather than shrink to 80 columns
+    console = Console(width=None if sys.stdout.isatty() else PIPED_WIDTH)
     names = args.sections or sections()
     try:
         modules = [load(name) for name in names]
