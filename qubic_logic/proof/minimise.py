@@ -596,9 +596,10 @@ def main(argv: list[str] | None = None) -> int:
 
     def build() -> StrategyDictionary:
         title = "Union" if args.union_only else "Minimised union"
-        dictionaries, header, keep = union_inputs(args, f"{title} (qubic-logic: python -m qubic_logic.proof.minimise)")
+        named = f"{title} (qubic-logic: python -m qubic_logic.proof.minimise)"
         if args.union_only:
-            return united(dictionaries, header, keep)[0]
+            return union_of(args, named)[0]
+        dictionaries, header, keep = union_inputs(args, named)
         return minimised_union(dictionaries, header, lambda text: print(text, flush=True), args.sweeps,
                                args.time_limit, keep)
 
